@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"bottle/render"
+)
+
+func runRender(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	transcript := fs.String("transcript", "", "transcript `path` (default: found by session id under $CLAUDE_CONFIG_DIR or ~/.claude)")
+	out := fs.String("out", "", "write the bottle to `path` instead of the bottles dir; - prints it")
+	example := fs.Bool("example", false, "print the bottle of the example session embedded in hookbin")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--out P|-] [--example]")
+		fmt.Fprintln(stdout, "\nRenders a session's bottle into the bottles dir ($BOTTLE_DIR, else <claude-mem data>/bottles) and prints its path.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if *example {
+		md, err := render.Example()
+		if err != nil {
+			return err
+		}
+		if *out != "" && *out != "-" {
+			return writeOut(*out, md, stdout)
+		}
+		_, err = stdout.Write(md)
+		return err
+	}
+	if len(pos) > 1 {
+		return exitError{code: 2, msg: "render takes one session id or transcript file (run hookbin render --help)"}
+	}
+	o := render.Options{Env: env, TranscriptPath: *transcript}
+	if len(pos) == 1 {
+		arg := pos[0]
+		if strings.HasSuffix(arg, ".jsonl") || strings.ContainsAny(arg, `/\`) {
+			if o.TranscriptPath != "" {
+				return exitError{code: 2, msg: "give the transcript either as FILE.jsonl or with --transcript, not both"}
+			}
+			o.TranscriptPath = arg
+		} else {
+			o.SessionID = arg
+		}
+	}
+	if o.SessionID == "" && o.TranscriptPath == "" {
+		return exitError{code: 2, msg: "render needs a session id, a FILE.jsonl or --example (run hookbin render --help)"}
+	}
+	res, err := render.Render(ctx, o)
+	if err != nil {
+		if errors.Is(err, render.ErrNoTranscript) {
+			return fmt.Errorf("%w (pass the file with --transcript)", err)
+		}
+		return err
+	}
+	switch *out {
+	case "-":
+		_, err = stdout.Write(res.Markdown)
+		return err
+	case "":
+		path, err := render.WriteBottle(env.BottlesDir(), res.SessionID, res.Markdown)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, path)
+		return nil
+	default:
+		return writeOut(*out, res.Markdown, stdout)
+	}
+}
+
+// writeOut writes a bottle to an explicit --out path.
+func writeOut(path string, data []byte, stdout io.Writer) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(abs, data, 0o600); err != nil {
+		return fmt.Errorf("write bottle: %w", err)
+	}
+	fmt.Fprintln(stdout, abs)
+	return nil
+}

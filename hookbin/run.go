@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"bottle/render"
+)
+
+// version is set at build time with -ldflags "-X main.version=…"; otherwise
+// it comes from the module's build info.
+var version = ""
+
+// exitError carries an exit status and a one-line message to main.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+const usage = `usage: hookbin <command> [flags]
+
+Hooks (registered in Claude Code by "hookbin install"; read a JSON payload on stdin):
+  session-start   inject a pointer to the session's bottle after a compaction
+  stop            re-render the bottle after every turn
+  session-end     archive (on /clear) or re-render the bottle
+
+Commands:
+  render [SESSION|FILE.jsonl]  render a bottle (render --help for flags)
+  install / uninstall          register bottle's hooks and MCP server in Claude Code
+  --version                    print the version
+
+Run "hookbin <command> --help" for a command's flags.
+`
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitError{code: 2}
+	}
+	env := render.OSEnv()
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, "hookbin "+versionString())
+		return nil
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "render":
+		return runRender(ctx, rest, env, stdout, stderr)
+	case "install":
+		return runInstall(ctx, rest, env, stdout, stderr)
+	case "uninstall":
+		return runUninstall(ctx, rest, env, stdout, stderr)
+	}
+	return fmt.Errorf("unknown command %q (run hookbin --help)", cmd)
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// parseArgs parses flags that may stand before or after positional
+// arguments, and returns the positional ones. "--" ends flag parsing.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// flagError turns a flag parse failure into a one-line error; -h is success.
+func flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return exitError{code: 2, msg: strings.TrimSpace(err.Error())}
+}

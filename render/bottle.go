@@ -1,0 +1,182 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Mode says which sources a bottle was rendered from.
+type Mode string
+
+// Modes of a bottle (SPEC §3.3, §3.4).
+const (
+	ModeFull          Mode = "full"
+	ModeReconstructed Mode = "reconstructed"
+)
+
+// Bottle is a session reduced to what the markdown shows, before budgeting.
+type Bottle struct {
+	SessionID string
+	Project   string
+	Started   time.Time
+	Rendered  time.Time
+	Mode      Mode
+	Notes     []string // shown under "## Notes" (e.g. observations unavailable)
+	Preamble  []Item   // activity before the first prompt
+	Turns     []Turn
+}
+
+// Turn is one genuine user prompt and everything until the next one.
+type Turn struct {
+	N         int // 1-based, file order
+	Time      time.Time
+	Prompt    string // raw; "" with Private set when stripping left nothing
+	Images    int
+	MidTurn   []Said // text typed while the assistant worked
+	Happened  []Item
+	Reply     []string // assistant text blocks, in order
+	ReplyTime time.Time
+	Summaries []Summary // reconstructed mode: generated summaries of this turn
+	// NoReply marks reconstructed turns, whose assistant text is not preserved.
+	NoReply bool
+}
+
+// Said is text the user typed mid-turn.
+type Said struct {
+	Time time.Time
+	Text string
+}
+
+// ItemKind is the kind of a line under *What happened:*.
+type ItemKind int
+
+// Item kinds.
+const (
+	ItemTool        ItemKind = iota // [#tN] digest
+	ItemPending                     // ⏳ [#tN] a tool call newer than the newest observation
+	ItemObservation                 // [#id] claude-mem observation
+	ItemNote                        // ↳ a command, interrupt, background task or compaction
+)
+
+// Item is one line under *What happened:*. Text is raw; it is cleaned and
+// flattened when written.
+type Item struct {
+	Kind ItemKind
+	ID   string // "t17" or "102401"
+	Text string
+	Time time.Time
+}
+
+// Summary is a claude-mem session summary (generated, never verbatim).
+type Summary struct {
+	Request, Investigated, Learned, Completed, NextSteps, Notes string
+	Time                                                         time.Time
+}
+
+// fromTranscript builds a full-mode bottle from a transcript with tool
+// digests standing for tool activity.
+func fromTranscript(t *Transcript) *Bottle {
+	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull}
+	var cur *Turn
+	add := func(it Item) {
+		if cur == nil {
+			b.Preamble = append(b.Preamble, it)
+		} else {
+			cur.Happened = append(cur.Happened, it)
+		}
+	}
+	for _, e := range t.Events {
+		switch e.Kind {
+		case EvPrompt:
+			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, Images: e.Images})
+			cur = &b.Turns[len(b.Turns)-1]
+		case EvMidTurn:
+			if cur == nil {
+				add(Item{Kind: ItemNote, Text: "typed: " + e.Text, Time: e.Time})
+				continue
+			}
+			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Text: e.Text})
+		case EvCommand:
+			add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time})
+		case EvBash:
+			add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time})
+		case EvInterrupt:
+			add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
+		case EvTaskNote:
+			add(Item{Kind: ItemNote, Text: "background task: " + e.Text, Time: e.Time})
+		case EvCompaction:
+			txt := "─── context compacted here"
+			if e.Text != "" {
+				txt += " (" + e.Text + ")"
+			}
+			add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
+		case EvTool:
+			tc := t.Tools[e.Tool]
+			d := tc.Digest
+			if d == "" {
+				d = tc.Name
+			}
+			add(Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", e.Tool+1), Text: d, Time: e.Time})
+		case EvAssistant:
+			if cur == nil {
+				// Assistant text before any prompt (a resumed fragment):
+				// keep it visible in the preamble.
+				for _, bl := range e.Blocks {
+					add(Item{Kind: ItemNote, Text: "assistant: " + bl, Time: e.Time})
+				}
+				continue
+			}
+			if len(cur.Reply) == 0 {
+				cur.ReplyTime = e.Time
+			}
+			cur.Reply = append(cur.Reply, e.Blocks...)
+		}
+	}
+	return b
+}
+
+// timeFmt prints times as HH:MM, adding the date when the day changes.
+type timeFmt struct {
+	loc  *time.Location
+	last string // yyyy-mm-dd of the last time printed
+}
+
+func (f *timeFmt) format(t time.Time) string {
+	if t.IsZero() {
+		return "--:--"
+	}
+	t = t.In(f.loc)
+	day := t.Format("2006-01-02")
+	if day != f.last {
+		f.last = day
+		return t.Format("2006-01-02 15:04")
+	}
+	return t.Format("15:04")
+}
+
+func stamp(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "unknown"
+	}
+	return t.In(loc).Format(time.RFC3339)
+}
+
+// itemLine renders one *What happened:* line.
+func itemLine(it Item, tf *timeFmt) string {
+	const max = 200
+	switch it.Kind {
+	case ItemTool:
+		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
+	case ItemPending:
+		return "- ⏳ [#" + it.ID + "] " + oneLine(it.Text, max)
+	case ItemObservation:
+		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
+	default:
+		s := "- ↳ " + oneLine(it.Text, max)
+		if strings.HasPrefix(it.Text, "───") {
+			s += " " + tf.format(it.Time)
+		}
+		return s
+	}
+}

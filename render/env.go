@@ -1,0 +1,84 @@
+package render
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Env is the part of the process environment bottle resolves its paths from.
+// Tests build one by hand; binaries call [OSEnv].
+type Env struct {
+	// Home is the user's home directory ("" when unknown).
+	Home string
+	// Getenv looks up an environment variable; nil means none are set.
+	Getenv func(string) string
+}
+
+// OSEnv returns the environment of the running process.
+func OSEnv() Env {
+	home, _ := os.UserHomeDir()
+	return Env{Home: home, Getenv: os.Getenv}
+}
+
+func (e Env) get(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// ConfigDir is Claude Code's configuration folder: $CLAUDE_CONFIG_DIR, else ~/.claude.
+func (e Env) ConfigDir() string {
+	if d := e.get("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(e.Home, ".claude")
+}
+
+// ProjectsDir is where Claude Code keeps transcripts, one folder per project.
+func (e Env) ProjectsDir() string { return filepath.Join(e.ConfigDir(), "projects") }
+
+// DataDir is claude-mem's data folder (SPEC §3.1): $CLAUDE_MEM_DATA_DIR, else the
+// CLAUDE_MEM_DATA_DIR key of ~/.claude-mem/settings.json, else ~/.claude-mem.
+func (e Env) DataDir() string {
+	if d := e.get("CLAUDE_MEM_DATA_DIR"); d != "" {
+		return d
+	}
+	def := filepath.Join(e.Home, ".claude-mem")
+	raw, err := os.ReadFile(filepath.Join(def, "settings.json"))
+	if err == nil {
+		var s map[string]any
+		if json.Unmarshal(raw, &s) == nil {
+			if d, ok := s["CLAUDE_MEM_DATA_DIR"].(string); ok && strings.TrimSpace(d) != "" {
+				return expandHome(strings.TrimSpace(d), e.Home)
+			}
+		}
+	}
+	return def
+}
+
+// DBPath is the claude-mem database path inside [Env.DataDir].
+func (e Env) DBPath() string { return filepath.Join(e.DataDir(), "claude-mem.db") }
+
+// BottlesDir is where bottles are written: $BOTTLE_DIR, else <data>/bottles.
+func (e Env) BottlesDir() string {
+	if d := e.get("BOTTLE_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(e.DataDir(), "bottles")
+}
+
+// LogPath is the hook log file, <data>/logs/bottle.log.
+func (e Env) LogPath() string { return filepath.Join(e.DataDir(), "logs", "bottle.log") }
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}

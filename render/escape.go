@@ -1,0 +1,126 @@
+package render
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// structural are the line openings the bottle itself writes. A message line
+// that starts with one of them (after optional indentation, compared without
+// regard to case) is escaped, so no message can forge bottle structure.
+var structural = []string{
+	"# Session bottle",
+	"## Original request",
+	"## Before the first prompt",
+	"## Notes",
+	"**User** (",
+	"**Assistant** (",
+	"*What happened:*",
+	"- [#",
+	"- ⏳",
+	"- ↳",
+	"↳ ",
+	"> Session summary",
+	"project:",
+	"mode:",
+	"Current task:",
+}
+
+// Escape makes a message body safe to embed in a bottle while keeping it as
+// close to verbatim as possible: only lines that would read as bottle
+// structure change. A "---" line (our turn separator) becomes "- - -", which
+// Markdown still renders as a rule; any other structural line gets a
+// backslash before its first character, which Markdown hides. Lines are
+// split at "\n" and at a lone "\r".
+func Escape(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i <= len(s); {
+		// i is the start of a line.
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if kind := structuralAt(s[j:]); kind != 0 {
+			if b.Len() == 0 && last == 0 {
+				b.Grow(len(s) + 8)
+			}
+			b.WriteString(s[last:j])
+			if kind == 2 {
+				b.WriteString("- - -")
+				last = j + 3
+			} else {
+				b.WriteByte('\\')
+				last = j
+			}
+		}
+		k := strings.IndexAny(s[i:], "\r\n")
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	if last == 0 && b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// structuralAt reports whether the line starting at s is structural: 1 for a
+// form escaped with a backslash, 2 for the "---" separator.
+func structuralAt(s string) int {
+	if strings.HasPrefix(s, "---") {
+		rest := s[3:]
+		k := strings.IndexAny(rest, "\r\n")
+		if k >= 0 {
+			rest = rest[:k]
+		}
+		if strings.TrimRight(rest, " \t") == "" {
+			return 2
+		}
+		return 0
+	}
+	for _, f := range structural {
+		if len(s) >= len(f) && strings.EqualFold(s[:len(f)], f) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// clean prepares any source text for output: private blocks removed, invalid
+// UTF-8 replaced, NUL bytes replaced (Claude Code's Read treats a file with
+// NUL bytes as binary).
+func clean(s string) string {
+	s = stripPrivate(s)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	return s
+}
+
+// Verbatim is how a message body appears in a bottle: cleaned, then escaped.
+// Tests compare source text through it.
+func Verbatim(s string) string { return Escape(clean(s)) }
+
+// oneLine flattens s to a single line of at most max runes, for list items
+// and headers. It cleans s first.
+func oneLine(s string, max int) string {
+	s = clean(s)
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return strings.TrimRight(s[:i], " ") + "…"
+		}
+		n++
+	}
+	return s
+}

@@ -1,0 +1,160 @@
+// Package privacy removes the text a user marked private, and the blocks
+// claude-mem treats as machine context, before any of it is rendered,
+// returned or written.
+//
+// It follows claude-mem's tag list but is stricter where claude-mem leaks
+// (reference/claude-mem-internals.md §3): tag names match case-insensitively,
+// nested same-name tags are removed whole, and an opening <private> that is
+// never closed removes everything after it (fail closed).
+package privacy
+
+import "strings"
+
+// tags are the element names whose blocks are removed, open tag to close tag.
+var tags = []string{
+	"private",
+	"claude-mem-context",
+	"system_instruction",
+	"system-instruction",
+	"persisted-output",
+	"system-reminder",
+}
+
+// Strip returns s with every tagged block removed. Whitespace around a removed
+// block is kept as it was, so the rest of the text stays verbatim.
+func Strip(s string) string {
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0 // s[last:i] is pending output
+	i := 0
+	for {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		name, openEnd := openTag(s, i)
+		if name == "" {
+			i++
+			continue
+		}
+		if openEnd < 0 {
+			// "<private" with no closing '>' at all.
+			if name == "private" {
+				b.WriteString(s[last:i])
+				return b.String()
+			}
+			i++
+			continue
+		}
+		end := closeOf(s, openEnd, name)
+		if end < 0 {
+			if name == "private" {
+				b.WriteString(s[last:i])
+				return b.String()
+			}
+			i++
+			continue
+		}
+		b.WriteString(s[last:i])
+		last, i = end, end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Contains reports whether s holds any opening tag Strip would act on.
+func Contains(s string) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if name, _ := openTag(s, i); name != "" {
+			return true
+		}
+	}
+}
+
+// openTag reports whether s[i:] starts an opening tag of a stripped element.
+// It returns the tag name and the index just past its '>' (-1 when the tag
+// never closes). Like claude-mem's `<name\b[^>]*>`, the name must be followed
+// by a character that cannot continue a word.
+func openTag(s string, i int) (name string, end int) {
+	if i+1 >= len(s) || s[i] != '<' {
+		return "", 0
+	}
+	rest := s[i+1:]
+	for _, t := range tags {
+		if len(rest) < len(t) || !strings.EqualFold(rest[:len(t)], t) {
+			continue
+		}
+		if len(rest) > len(t) && isWordByte(rest[len(t)]) {
+			continue
+		}
+		gt := strings.IndexByte(rest[len(t):], '>')
+		if gt < 0 {
+			return t, -1
+		}
+		return t, i + 1 + len(t) + gt + 1
+	}
+	return "", 0
+}
+
+// closeOf finds the close tag matching an open tag of name whose content
+// starts at from, counting nested same-name open tags. It returns the index
+// just past the matching close tag, or -1.
+func closeOf(s string, from int, name string) int {
+	depth := 1
+	i := from
+	for {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if end := closeTag(s, i, name); end > 0 {
+			depth--
+			if depth == 0 {
+				return end
+			}
+			i = end
+			continue
+		}
+		if n, end := openTag(s, i); n == name {
+			if end < 0 {
+				return -1
+			}
+			depth++
+			i = end
+			continue
+		}
+		i++
+	}
+}
+
+// closeTag reports whether s[i:] starts "</name>" (case-insensitive, spaces
+// allowed before '>'), returning the index past it, or 0.
+func closeTag(s string, i int, name string) int {
+	if i+2+len(name) > len(s) || s[i+1] != '/' || !strings.EqualFold(s[i+2:i+2+len(name)], name) {
+		return 0
+	}
+	k := i + 2 + len(name)
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+		k++
+	}
+	if k < len(s) && s[k] == '>' {
+		return k + 1
+	}
+	return 0
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
