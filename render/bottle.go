@@ -23,8 +23,11 @@ type Bottle struct {
 	Rendered  time.Time
 	Mode      Mode
 	Notes     []string // shown under "## Notes" (e.g. observations unavailable)
-	Preamble  []Item   // activity before the first prompt
-	Turns     []Turn
+	// Preamble holds what happened before the first genuine prompt (a slash
+	// command that opened the session, its tool activity and replies). Its
+	// Prompt is always empty.
+	Preamble Turn
+	Turns    []Turn
 }
 
 // Turn is one genuine user prompt and everything until the next one.
@@ -42,10 +45,12 @@ type Turn struct {
 	NoReply bool
 }
 
-// Said is text the user typed mid-turn.
+// Said is text the user typed outside a prompt: mid-turn, or as the
+// arguments of a slash command.
 type Said struct {
-	Time time.Time
-	Text string
+	Time    time.Time
+	Command bool // Text is a slash command "/cmd args"
+	Text    string
 }
 
 // ItemKind is the kind of a line under *What happened:*.
@@ -71,34 +76,30 @@ type Item struct {
 // Summary is a claude-mem session summary (generated, never verbatim).
 type Summary struct {
 	Request, Investigated, Learned, Completed, NextSteps, Notes string
-	Time                                                         time.Time
+	Time                                                        time.Time
 }
 
 // fromTranscript builds a full-mode bottle from a transcript with tool
 // digests standing for tool activity.
 func fromTranscript(t *Transcript) *Bottle {
 	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull}
-	var cur *Turn
-	add := func(it Item) {
-		if cur == nil {
-			b.Preamble = append(b.Preamble, it)
-		} else {
-			cur.Happened = append(cur.Happened, it)
-		}
-	}
+	cur := &b.Preamble
+	add := func(it Item) { cur.Happened = append(cur.Happened, it) }
 	for _, e := range t.Events {
 		switch e.Kind {
 		case EvPrompt:
 			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, Images: e.Images})
 			cur = &b.Turns[len(b.Turns)-1]
 		case EvMidTurn:
-			if cur == nil {
-				add(Item{Kind: ItemNote, Text: "typed: " + e.Text, Time: e.Time})
-				continue
-			}
 			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Text: e.Text})
 		case EvCommand:
-			add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time})
+			// A command's arguments are the user's words: keep them
+			// verbatim. A bare command is one line of activity.
+			if strings.ContainsRune(strings.TrimSpace(e.Text), ' ') {
+				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Command: true, Text: e.Text})
+			} else {
+				add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time})
+			}
 		case EvBash:
 			add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time})
 		case EvInterrupt:
@@ -119,14 +120,6 @@ func fromTranscript(t *Transcript) *Bottle {
 			}
 			add(Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", e.Tool+1), Text: d, Time: e.Time})
 		case EvAssistant:
-			if cur == nil {
-				// Assistant text before any prompt (a resumed fragment):
-				// keep it visible in the preamble.
-				for _, bl := range e.Blocks {
-					add(Item{Kind: ItemNote, Text: "assistant: " + bl, Time: e.Time})
-				}
-				continue
-			}
 			if len(cur.Reply) == 0 {
 				cur.ReplyTime = e.Time
 			}

@@ -45,14 +45,53 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 	} else {
 		writePrompt(w, &b.Turns[0])
 	}
-	if len(b.Preamble) > 0 {
-		w.WriteString("\n## Before the first prompt\n\n*What happened:*\n")
+	p := &b.Preamble
+	if len(p.MidTurn)+len(p.Happened)+len(p.Reply) > 0 {
+		w.WriteString("\n## Before the first prompt\n")
 		tf := &timeFmt{loc: loc}
-		for _, it := range b.Preamble {
-			w.WriteString(itemLine(it, tf) + "\n")
+		if !b.Started.IsZero() {
+			tf.last = b.Started.In(loc).Format("2006-01-02")
+		}
+		writeSaid(w, p, tf)
+		writeHappened(w, p, tf)
+		if len(p.Reply) > 0 {
+			w.WriteString("\n↳ assistant (" + tf.format(p.ReplyTime) + "):\n")
+			writeReply(w, p)
 		}
 	}
 	w.WriteString("\n---\n")
+}
+
+func writeSaid(w *bytes.Buffer, t *Turn, tf *timeFmt) {
+	for _, s := range t.MidTurn {
+		if s.Command {
+			w.WriteString("\n↳ slash command (" + tf.format(s.Time) + "):\n")
+		} else {
+			w.WriteString("\n↳ typed mid-turn (" + tf.format(s.Time) + "):\n")
+		}
+		w.WriteString(strings.TrimRight(Verbatim(s.Text), "\n"))
+		w.WriteByte('\n')
+	}
+}
+
+func writeHappened(w *bytes.Buffer, t *Turn, tf *timeFmt) {
+	if len(t.Happened) == 0 {
+		return
+	}
+	w.WriteString("\n*What happened:*\n")
+	for _, it := range t.Happened {
+		w.WriteString(itemLine(it, tf) + "\n")
+	}
+}
+
+func writeReply(w *bytes.Buffer, t *Turn) {
+	for i, r := range t.Reply {
+		if i > 0 {
+			w.WriteByte('\n')
+		}
+		w.WriteString(strings.TrimRight(Verbatim(r), "\n"))
+		w.WriteByte('\n')
+	}
 }
 
 // writePrompt writes a turn's prompt body (without heading).
@@ -74,17 +113,8 @@ func writePrompt(w *bytes.Buffer, t *Turn) {
 func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 	w.WriteString("\n**User** (" + tf.format(t.Time) + ")\n\n")
 	writePrompt(w, t)
-	for _, s := range t.MidTurn {
-		w.WriteString("\n↳ typed mid-turn (" + tf.format(s.Time) + "):\n")
-		w.WriteString(strings.TrimRight(Verbatim(s.Text), "\n"))
-		w.WriteByte('\n')
-	}
-	if len(t.Happened) > 0 {
-		w.WriteString("\n*What happened:*\n")
-		for _, it := range t.Happened {
-			w.WriteString(itemLine(it, tf) + "\n")
-		}
-	}
+	writeSaid(w, t, tf)
+	writeHappened(w, t, tf)
 	if mode == ModeReconstructed {
 		for _, s := range t.Summaries {
 			writeSummary(w, s)
@@ -100,13 +130,7 @@ func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 	if len(t.Reply) == 0 {
 		w.WriteString("_(no reply text in the transcript)_\n")
 	}
-	for i, r := range t.Reply {
-		if i > 0 {
-			w.WriteByte('\n')
-		}
-		w.WriteString(strings.TrimRight(Verbatim(r), "\n"))
-		w.WriteByte('\n')
-	}
+	writeReply(w, t)
 	w.WriteString("\n---\n")
 }
 

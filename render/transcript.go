@@ -489,4 +489,3 @@ func uuidKey(s string) [16]byte {
 	k[6] ^= 0xff // keep hashed keys apart from canonical ones (version nibble)
 	return k
 }
-
