@@ -1,9 +1,15 @@
 package render
 
-import "encoding/json"
+import (
+	"encoding/json"
 
-// defaultDigester words tool calls. Until the digest package lands it names
-// the tool only.
+	"bottle/render/digest"
+)
+
+// defaultDigester words tool calls with package digest. The line's
+// toolUseResult is not decoded (it is the largest field of most lines), so
+// digests come from the tool_use input and the tool_result content.
 func defaultDigester(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) (string, string) {
-	return name, name
+	c := digest.Call{Name: name, Input: input, HasResult: hasResult, Result: result, IsError: isError}
+	return digest.Line(c, cwd), digest.Pending(c, cwd)
 }

@@ -24,6 +24,14 @@ type Options struct {
 	TranscriptPath string
 	// Env resolves default locations.
 	Env Env
+	// DBPath is claude-mem's database ("" = Env.DBPath(); a missing file
+	// means standalone mode, not an error).
+	DBPath string
+	// NoDB renders from the transcript alone, ignoring any database.
+	NoDB bool
+	// BudgetTokens bounds the bottle's estimated tokens (0 = the default
+	// budget, negative = render everything).
+	BudgetTokens int
 	// Now is the render time written in the header (zero = time.Now()).
 	Now time.Time
 	// Location is the zone of the times shown (nil = time.Local).

@@ -20,9 +20,43 @@ var tags = []string{
 	"system-reminder",
 }
 
+// maxPasses bounds how often Strip re-scans text whose removals joined the
+// text around them into a new tag ("<pri<private>x</private>vate>").
+const maxPasses = 4
+
 // Strip returns s with every tagged block removed. Whitespace around a removed
-// block is kept as it was, so the rest of the text stays verbatim.
+// block is kept as it was, so the rest of the text stays verbatim. Removing a
+// block can join its neighbours into a new tag, so Strip repeats until nothing
+// changes; if a private tag still opens after maxPasses, everything from it on
+// is removed (fail closed).
 func Strip(s string) string {
+	for pass := 0; ; pass++ {
+		out := stripOnce(s)
+		if out == s || !Contains(out) {
+			return out
+		}
+		if pass == maxPasses-1 {
+			return cutAtPrivate(out)
+		}
+		s = out
+	}
+}
+
+// cutAtPrivate removes everything from the first opening private tag on.
+func cutAtPrivate(s string) string {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			return s
+		}
+		i += j
+		if name, _ := openTag(s, i); name == "private" {
+			return s[:i]
+		}
+	}
+}
+
+func stripOnce(s string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}

@@ -30,6 +30,8 @@ func TestStrip(t *testing.T) {
 		{"TwoBlocks", "a<private>1</private>b<private>2</private>c", "abc"},
 		{"StrayClose", "a </private> b", "a </private> b"},
 		{"LoneLT", "1 < 2 and <", "1 < 2 and <"},
+		{"JoinedByRemoval", "<pri<private>x</private>vate>SECRET</private> ok", " ok"},
+		{"JoinedManyTimes", "<pr<pr<pr<pr<private>x</private>ivate>a</private>ivate>b</private>ivate>c</private>ivate>SECRET", ""},
 		{"Multiline", "line1\n<private>\nsecret\n</private>\nline2", "line1\n\nline2"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,293 @@
+package digest
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "update golden files")
+
+func TestLine(t *testing.T) {
+	tests := []struct {
+		name string
+		cwd  string
+		call Call
+		want string
+	}{
+		// The examples of SPEC §3.5, in this package's form.
+		{"ReadWhole", cwd, done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go"}`), numbered(212)), "Read: render/bottle.go — 212 lines"},
+		{"EditOk", cwd, done(call("Edit", `{"file_path":"/home/dev/proj/render/bottle.go","old_string":"a","new_string":"b"}`), "The file has been updated."), "Edit: render/bottle.go"},
+		{"BashExit", cwd, failed(call("Bash", `{"command":"go test ./..."}`), "Exit code 1\nFAIL"), "Bash: go test ./... — exit 1"},
+		{"TaskFinished", cwd, done(call("Task", `{"description":"review security","prompt":"p","subagent_type":"general-purpose"}`), "Done."), "Task: review security — agent finished"},
+
+		{"ReadRange", cwd, done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":100,"limit":50}`), numbered(50)), "Read: a.go:100-149 — 50 lines"},
+		{"ReadOneLine", cwd, done(call("Read", `{"file_path":"/home/dev/proj/a.go"}`), numbered(1)), "Read: a.go — 1 line"},
+		{"ReadStructuredFallback", cwd, withStructured(done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":9}`), "<system-reminder>short</system-reminder>"), `{"file":{"numLines":0}}`), "Read: a.go:9- — 0 lines"},
+		{"ReadNoResult", cwd, call("Read", `{"file_path":"/home/dev/proj/a.go"}`), "Read: a.go — no result"},
+		{"WriteCreated", cwd, done(call("Write", `{"file_path":"/home/dev/proj/a.md","content":"a\nb\n"}`), "File created successfully at: /home/dev/proj/a.md"), "Write: a.md (2 lines) — created"},
+		{"MultiEdit", cwd, done(call("MultiEdit", `{"file_path":"/home/dev/proj/a.go","edits":[{},{}]}`), "ok"), "MultiEdit: a.go (2 edits)"},
+		{"BashOk", cwd, done(call("Bash", `{"command":"cd /home/dev/proj && go vet ./..."}`), ""), "Bash: go vet ./... — ok"},
+		{"BashInterrupted", cwd, failed(call("Bash", `{"command":"sleep 9"}`), interrupted), "Bash: sleep 9 — interrupted"},
+		{"BashRejected", cwd, failed(call("Bash", `{"command":"git push"}`), rejection), "Bash: git push — rejected"},
+		{"BashMultiline", cwd, done(call("Bash", `{"command":"set -e\nmake"}`), ""), "Bash: set -e … — ok"},
+		{"GrepFiles", cwd, done(call("Grep", `{"pattern":"func Line","path":"/home/dev/proj/render"}`), "Found 2 files\na\nb"), `Grep: "func Line" in render — 2 files`},
+		{"GrepContent", cwd, done(call("Grep", `{"pattern":"x","path":"/home/dev/proj","output_mode":"content"}`), "a:1:x\nb:2:x\n"), `Grep: "x" — 2 matching lines`},
+		{"GlobNone", cwd, done(call("Glob", `{"pattern":"*.md"}`), "No files found"), "Glob: *.md — no files"},
+		{"TaskBackground", cwd, done(call("Task", `{"description":"audit","subagent_type":"Explore"}`), "Async agent launched successfully.\nagentId: a1"), "Task: audit (Explore) — launched in background"},
+		{"TaskOutput", cwd, done(call("TaskOutput", `{"task_id":"a1"}`), "<retrieval_status>timeout</retrieval_status>\n<status>running</status>"), "TaskOutput: a1 — timeout, running"},
+		{"TodoWrite", cwd, done(call("TodoWrite", `{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"in_progress","activeForm":"Doing b"}]}`), "ok"), "TodoWrite: 2 todos, 1 done, now: Doing b"},
+		{"WebFetch", cwd, done(call("WebFetch", `{"url":"https://example.com/docs/?key=SECRET"}`), "# Docs"), "WebFetch: example.com/docs"},
+		{"WebSearch", cwd, done(call("WebSearch", `{"query":"go fuzzing"}`), "Web search results"), `WebSearch: "go fuzzing"`},
+		{"Skill", cwd, done(call("Skill", `{"skill":"pdf"}`), "Launching skill: pdf"), "Skill: pdf"},
+		{"ExitPlanMode", cwd, done(call("ExitPlanMode", `{"plan":"# Fix it\nsteps"}`), "User has approved your plan."), "ExitPlanMode: Fix it — approved"},
+		{"EnterPlanMode", cwd, done(call("EnterPlanMode", `{}`), "Entered plan mode."), "EnterPlanMode"},
+		{"AskUserQuestion", cwd, done(call("AskUserQuestion", `{"questions":[{"question":"Which one?"}]}`), "User has answered your questions: …"), "AskUserQuestion: Which one? — answered"},
+		{"MCP", cwd, done(call("mcp__github__create_issue", `{"owner":"acme","title":"Overflow"}`), "ok"), "github/create_issue: Overflow"},
+		{"MCPError", cwd, failed(call("mcp__github__get_me", `{}`), "Error: Bad credentials\nmore"), "github/get_me — error: Bad credentials"},
+		{"Unknown", cwd, done(call("Frobnicate", `{"level":3,"target":"render"}`), "ok"), "Frobnicate: render"},
+		{"ToolUseError", cwd, failed(call("Read", `{"file_path":"/home/dev/proj/x"}`), "<tool_use_error>File does not exist.</tool_use_error>"), "Read: x — error: File does not exist."},
+		{"EmptyError", cwd, failed(call("Read", `{"file_path":"/home/dev/proj/x"}`), "  \n"), "Read: x — error"},
+		{"WindowsPaths", `C:\src\proj\`, done(call("Edit", `{"file_path":"c:/src/proj/main.go"}`), "ok"), "Edit: main.go"},
+		{"CwdItself", cwd, done(call("LS", `{"path":"/home/dev/proj/"}`), "- x"), "LS: ."},
+		{"SiblingDir", cwd, done(call("LS", `{"path":"/home/dev/project2"}`), "- x"), "LS: /home/dev/project2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Line(tt.call, tt.cwd); got != tt.want {
+				t.Errorf("Line(%s %s) = %q, want %q", tt.call.Name, tt.call.Input, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPendingAndSalient(t *testing.T) {
+	tests := []struct {
+		name        string
+		call        Call
+		wantPending string
+		wantSalient string
+	}{
+		{"Bash", call("Bash", `{"command":"npm test"}`), "Bash — npm test", "npm test"},
+		{"ResultIgnored", failed(call("Bash", `{"command":"npm test"}`), "Exit code 2"), "Bash — npm test", "npm test"},
+		{"Read", call("Read", `{"file_path":"/home/dev/proj/a.go","limit":10}`), "Read — a.go:1-10", "a.go:1-10"},
+		{"NoSalient", call("EnterPlanMode", `{}`), "EnterPlanMode", ""},
+		{"MCP", call("mcp__tracker__get_issue", `{"id":"BOT-1"}`), "tracker/get_issue — BOT-1", "BOT-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Pending(tt.call, cwd); got != tt.wantPending {
+				t.Errorf("Pending() = %q, want %q", got, tt.wantPending)
+			}
+			if got := Salient(tt.call, cwd); got != tt.wantSalient {
+				t.Errorf("Salient() = %q, want %q", got, tt.wantSalient)
+			}
+		})
+	}
+}
+
+// TestGolden digests every fixture; refresh with go test ./render/digest -update.
+func TestGolden(t *testing.T) {
+	var b strings.Builder
+	for _, f := range fixtures() {
+		line, pending := Line(f.call, f.cwd), Pending(f.call, f.cwd)
+		for _, s := range []string{line, pending} {
+			if err := checkDigest(s); err != nil {
+				t.Errorf("%s: %v: %q", f.name, err, s)
+			}
+		}
+		b.WriteString(f.name + "\n\tline:    " + line + "\n\tpending: " + pending + "\n")
+	}
+	got := b.String()
+	path := filepath.Join("testdata", "digest.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./render/digest -update to create it)", err)
+	}
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); diff != "" {
+		t.Errorf("digests differ from %s (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestNoResultBulk checks that no digest shows a result's body: only counts,
+// status words and the first line of an error may come from a result.
+func TestNoResultBulk(t *testing.T) {
+	const bulk = "BULK-7f3e"
+	body := "\n" + strings.Repeat("filler line\n", 3) + bulk + " output line\n"
+	for _, f := range fixtures() {
+		c := f.call
+		if !c.HasResult {
+			continue
+		}
+		t.Run(f.name, func(t *testing.T) {
+			c.Result += body
+			if len(c.Structured) > 0 || !c.IsError {
+				c.Structured = []byte(`{"stdout":"` + bulk + `","content":"` + bulk + `","file":{"content":"` + bulk + `"}}`)
+			}
+			if got := Line(c, f.cwd); strings.Contains(got, bulk) {
+				t.Errorf("Line() = %q, shows result text %q", got, bulk)
+			}
+		})
+	}
+	// A normal result's first line is bulk too (file or command output).
+	for _, name := range []string{"Read", "Bash", "Grep", "Glob", "Task", "Agent", "WebFetch", "WebSearch", "TaskOutput", "mcp__x__y", "Other"} {
+		c := done(call(name, `{"command":"ls","file_path":"/a","pattern":"p","description":"d","url":"https://a.b/c","query":"q","task_id":"t"}`),
+			bulk+"\n"+bulk)
+		if got := Line(c, cwd); strings.Contains(got, bulk) {
+			t.Errorf("Line(%s) = %q, shows result text %q", name, got, bulk)
+		}
+	}
+}
+
+// TestPrivate checks that text inside <private> never reaches a digest,
+// wherever it sits in the call.
+func TestPrivate(t *testing.T) {
+	const secret = "SECRET-4c1d"
+	p := "<private>" + secret + "</private>"
+	calls := []Call{
+		done(call("Read", `{"file_path":"/home/dev/proj/`+p+`/a.go"}`), numbered(2)),
+		done(call("Write", `{"file_path":"/home/dev/proj/a`+p+`.go","content":"x"}`), "File created"),
+		done(call("Bash", `{"command":"echo `+p+` && ls"}`), ""),
+		done(call("Bash", `{"command":"","description":"`+p+`"}`), ""),
+		done(call("Grep", `{"pattern":"`+p+`","path":"/home/dev/proj/`+p+`","glob":"`+p+`"}`), "Found 1 file"),
+		done(call("Glob", `{"pattern":"`+p+`"}`), "No files found"),
+		done(call("Task", `{"description":"`+p+`","prompt":"`+p+`","subagent_type":"`+p+`"}`), "ok"),
+		done(call("Task", `{"prompt":"`+p+`"}`), "ok"),
+		done(call("TodoWrite", `{"todos":[{"content":"`+p+`","status":"in_progress","activeForm":"`+p+`"}]}`), "ok"),
+		done(call("WebFetch", `{"url":"https://`+p+`.example.com/`+p+`"}`), "ok"),
+		done(call("WebSearch", `{"query":"`+p+`"}`), "ok"),
+		done(call("Skill", `{"skill":"`+p+`","args":"`+p+`"}`), "ok"),
+		done(call("ExitPlanMode", `{"plan":"# `+p+`"}`), "User has approved"),
+		done(call("AskUserQuestion", `{"questions":[{"question":"`+p+`","header":"`+p+`"}]}`), "answered"),
+		done(call("TaskCreate", `{"subject":"`+p+`"}`), "Task #1 created"),
+		done(call("mcp__s__t", `{"body":"`+p+`"}`), "ok"),
+		done(call("mcp__s__t", `{"title":"`+p+`"}`), "ok"),
+		done(call("mcp__s"+p+`__t`, `{}`), "ok"),
+		done(call("Other", `{"text":"`+strings.Repeat("x", 500)+p+`"}`), "ok"),
+		failed(call("Bash", `{"command":"x"}`), "Error: "+p+" failed"),
+		failed(call("Read", `{"file_path":"/a"}`), "<tool_use_error>"+p+"</tool_use_error>"),
+		failed(call("Read", `{"file_path":"/a"}`), "<private>\n"+secret),
+		// Removing a block must not join the text around it into a new tag.
+		done(call("Bash", `{"command":"echo <pri<private>x</private>vate>`+secret+`</private>"}`), ""),
+		// An unclosed <private> hides everything after it.
+		done(call("Bash", `{"command":"echo <private>`+secret+`"}`), ""),
+		done(call("Read", `{"file_path":"/a/<PRIVATE >`+secret+`</Private>b"}`), numbered(1)),
+	}
+	for _, c := range calls {
+		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd)} {
+			if strings.Contains(got, secret) {
+				t.Errorf("%s %s: digest %q shows private text", c.Name, c.Input, got)
+			}
+		}
+	}
+}
+
+func TestBounds(t *testing.T) {
+	long := strings.Repeat("ä", 5000)
+	tests := []struct {
+		name string
+		call Call
+	}{
+		{"LongCommand", done(call("Bash", `{"command":"`+long+`"}`), "")},
+		{"LongError", failed(call("Bash", `{"command":"x"}`), "Error: "+long)},
+		{"LongName", done(call(long, `{}`), "")},
+		{"LongMCP", done(call("mcp__"+long+"__"+long, `{"a":"`+long+`"}`), "")},
+		{"LongPath", done(call("Read", `{"file_path":"/`+long+`"}`), numbered(3))},
+		{"LongEverything", failed(call(long, `{"file_path":"/`+long+`","command":"`+long+`"}`), long)},
+		{"Newlines", done(call("Bash\r\nX", `{"command":"a\r\rb\u2028c\u0085d\te"}`), "")},
+		{"InvalidUTF8", Call{Name: "Bash\xff", Input: []byte("{\"command\":\"a\xff\xfeb\"}"), HasResult: true, IsError: true, Result: "Error: \xc3(\n"}},
+		{"ControlChars", done(call("Bash", `{"command":"\u0000\u001b[31mred\u007f"}`), "")},
+		{"NullInput", done(call("Read", `null`), "")},
+		{"ArrayInput", done(call("Read", `[1,2]`), "")},
+		{"WrongTypes", done(call("Read", `{"file_path":7,"offset":"x","limit":-5}`), "")},
+		{"HugeNumbers", done(call("Read", `{"file_path":"/a","offset":9223372036854775807,"limit":9223372036854775807}`), "")},
+		{"WrongTodoTypes", done(call("TodoWrite", `{"todos":"x"}`), "")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, got := range []string{Line(tt.call, cwd), Pending(tt.call, cwd), Salient(tt.call, cwd)} {
+				if err := checkDigest(got); err != nil {
+					t.Errorf("%v: %q", err, got)
+				}
+			}
+		})
+	}
+}
+
+func TestRel(t *testing.T) {
+	tests := []struct{ p, cwd, want string }{
+		{"/home/dev/proj/a.go", "/home/dev/proj", "a.go"},
+		{"/home/dev/proj/a.go", "/home/dev/proj/", "a.go"},
+		{"/home/dev/proj", "/home/dev/proj", "."},
+		{"/home/dev/project/a.go", "/home/dev/proj", "/home/dev/project/a.go"},
+		{"/home/dev/proj/a.go", "", "/home/dev/proj/a.go"},
+		{"/etc/hosts", "/", "/etc/hosts"},
+		{"relative/a.go", "/home/dev/proj", "relative/a.go"},
+		{`C:\src\proj\cmd\main.go`, `C:\src\proj`, `cmd\main.go`},
+		{`c:/src/proj/main.go`, `C:\src\proj`, `main.go`},
+		{`C:\SRC\proj\main.go`, `C:\src\proj`, `main.go`},
+		{"/Home/dev/proj/a.go", "/home/dev/proj", "/Home/dev/proj/a.go"},
+	}
+	for _, tt := range tests {
+		if got := rel(tt.p, tt.cwd); got != tt.want {
+			t.Errorf("rel(%q, %q) = %q, want %q", tt.p, tt.cwd, got, tt.want)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"FlattenSpaces", flatten("  a \n\t b\r\nc  "), "a b c"},
+		{"FlattenInvalid", flatten("a\xffb"), "a\uFFFDb"},
+		{"FlattenLineSeparator", flatten("a\u2028b"), "a b"},
+		{"FlattenUnchanged", flatten("go test ./..."), "go test ./..."},
+		{"BoundShort", bound("abc", 3), "abc"},
+		{"BoundCut", bound("abcdef", 4), "abc…"},
+		{"BoundRunes", bound("äöüäöü", 4), "äöü…"},
+		{"BoundTrimsSpace", bound("ab  cdef", 4), "ab…"},
+		{"BoundTail", boundTail("/aaaa/bbbb/cccc/file.go", 14), "…/cccc/file.go"},
+		{"BoundTailShort", boundTail("/a/b.go", 14), "/a/b.go"},
+		{"CleanHuge", clean(strings.Repeat("x", 10000), 10), "xxxxxxxxx…"},
+		{"CleanHugeSpaces", clean("a"+strings.Repeat(" ", 10000)+"b", 10), "a…"},
+		{"StripJoined", strip("<pri<private>x</private>vate>s</private>"), ""},
+		{"FirstLine", firstLine("\n  \n  one\ntwo"), "one"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func BenchmarkLine(b *testing.B) {
+	read := done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go","offset":1,"limit":2000}`), numbered(2000))
+	bash := failed(call("Bash", `{"command":"go test ./...","description":"Run tests"}`), "Exit code 1\n"+strings.Repeat("output line\n", 5000))
+	edit := done(call("Edit", `{"file_path":"/home/dev/proj/a.go","old_string":"`+strings.Repeat("x", 10000)+`","new_string":"y"}`), "The file has been updated.")
+	for _, bc := range []struct {
+		name string
+		c    Call
+	}{{"Read2000Lines", read}, {"BashExit", bash}, {"Edit10KB", edit}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				Line(bc.c, cwd)
+			}
+		})
+	}
+}

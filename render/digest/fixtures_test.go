@@ -1,0 +1,186 @@
+package digest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Synthetic calls shaped like the corpus ones (see the package tests).
+
+const cwd = "/home/dev/proj"
+
+// call is a tool_use with no result yet.
+func call(name, input string) Call {
+	return Call{ID: "toolu_01Test", Name: name, Input: json.RawMessage(input)}
+}
+
+// done answers c with a normal result.
+func done(c Call, result string) Call {
+	c.HasResult, c.Result = true, result
+	return c
+}
+
+// failed answers c with an error result.
+func failed(c Call, result string) Call {
+	c.HasResult, c.Result, c.IsError = true, result, true
+	return c
+}
+
+// withStructured adds the line's toolUseResult.
+func withStructured(c Call, structured string) Call {
+	c.Structured = json.RawMessage(structured)
+	return c
+}
+
+// numbered is a Read result of n lines in the older "     N→" form.
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%6d→line %d of the file\n", i, i)
+	}
+	b.WriteString("\n<system-reminder>\nWhenever you read a file, consider whether it is malware.\n</system-reminder>\n")
+	return b.String()
+}
+
+const (
+	rejection   = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+	interrupted = "[Request interrupted by user for tool use]"
+)
+
+type fixture struct {
+	name string
+	cwd  string
+	call Call
+}
+
+// fixtures covers every tool kind: the normal result, the failures, and the
+// odd shapes. The golden file holds their digests.
+func fixtures() []fixture {
+	f := func(name string, c Call) fixture { return fixture{name, cwd, c} }
+	return []fixture{
+		// Read
+		f("Read/Whole", done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go"}`), numbered(212))),
+		f("Read/TabNumbers", done(call("Read", `{"file_path":"/home/dev/proj/README.md"}`), "1\t# Title\n2\t\n3\tText\n")),
+		f("Read/OffsetLimit", done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go","offset":100,"limit":50}`), numbered(50))),
+		f("Read/OffsetOnly", done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":40}`), numbered(3))),
+		f("Read/LimitOnly", done(call("Read", `{"file_path":"/home/dev/proj/a.go","limit":20}`), numbered(20))),
+		f("Read/OutsideCwd", done(call("Read", `{"file_path":"/etc/hosts"}`), numbered(1))),
+		f("Read/Missing", failed(call("Read", `{"file_path":"/home/dev/proj/gone.go"}`), "<tool_use_error>File does not exist.</tool_use_error>")),
+		f("Read/Image", done(call("Read", `{"file_path":"/home/dev/proj/shot.png"}`), "[image]")),
+		f("Read/Unchanged", done(call("Read", `{"file_path":"/home/dev/proj/a.go"}`), "File unchanged since last read. The content from the earlier Read tool_result in this conversation is still current.")),
+		f("Read/Empty", done(call("Read", `{"file_path":"/home/dev/proj/empty.txt"}`), "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>")),
+		f("Read/PastEnd", withStructured(done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":500,"limit":50}`),
+			"<system-reminder>Warning: the file exists but is shorter than the provided offset (500). The file has 480 lines.</system-reminder>"),
+			`{"type":"text","file":{"filePath":"/home/dev/proj/a.go","content":"","numLines":0,"startLine":500,"totalLines":480}}`)),
+		f("Read/LongPath", done(call("Read", `{"file_path":"/home/dev/proj/`+strings.Repeat("deeply/", 15)+`nested/file_with_a_long_name.go"}`), numbered(2))),
+		f("Read/NoResult", call("Read", `{"file_path":"/home/dev/proj/render/bottle.go"}`)),
+		{"Read/WindowsCwd", `C:\Users\dev\proj`, done(call("Read", `{"file_path":"c:\\Users\\dev\\proj\\src\\main.go"}`), numbered(7))},
+		{"Read/NoCwd", "", done(call("Read", `{"file_path":"/home/dev/proj/a.go"}`), numbered(7))},
+		f("Read/PDFPages", done(call("Read", `{"file_path":"/home/dev/proj/spec.pdf","pages":"1-3"}`), "[image]")),
+
+		// Write
+		f("Write/Created", done(call("Write", `{"file_path":"/home/dev/proj/docs/plan.md","content":"# Plan\n\nStep one.\n"}`), "File created successfully at: /home/dev/proj/docs/plan.md")),
+		f("Write/Updated", done(call("Write", `{"file_path":"/home/dev/proj/docs/plan.md","content":"one line, no newline"}`), "The file /home/dev/proj/docs/plan.md has been updated. Here's the result of running `cat -n`:\n     1→one line")),
+		f("Write/NotRead", failed(call("Write", `{"file_path":"/home/dev/proj/x.md","content":""}`), "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>")),
+
+		// Edit, MultiEdit, NotebookEdit
+		f("Edit/Ok", done(call("Edit", `{"file_path":"/home/dev/proj/render/bottle.go","old_string":"a","new_string":"b","replace_all":false}`), "The file /home/dev/proj/render/bottle.go has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n    10→b")),
+		f("Edit/ReplaceAll", done(call("Edit", `{"file_path":"/home/dev/proj/a.go","old_string":"x","new_string":"y","replace_all":true}`), "The file /home/dev/proj/a.go has been updated. All occurrences of 'x' were successfully replaced with 'y'.")),
+		f("Edit/NotFound", failed(call("Edit", `{"file_path":"/home/dev/proj/a.go","old_string":"func old() {","new_string":"func new() {"}`), "<tool_use_error>String to replace not found in file.\nString: func old() {</tool_use_error>")),
+		f("Edit/Rejected", failed(call("Edit", `{"file_path":"/home/dev/proj/a.go","old_string":"x","new_string":"y"}`), rejection)),
+		f("MultiEdit/Three", done(call("MultiEdit", `{"file_path":"/home/dev/proj/a.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"},{"old_string":"e","new_string":"f"}]}`), "Applied 3 edits to /home/dev/proj/a.go")),
+		f("NotebookEdit/Insert", done(call("NotebookEdit", `{"notebook_path":"/home/dev/proj/nb/analysis.ipynb","cell_id":"c3f9","new_source":"print(1)","cell_type":"code","edit_mode":"insert"}`), "Inserted cell c3f9")),
+		f("NotebookRead/Cell", done(call("NotebookRead", `{"notebook_path":"/home/dev/proj/nb/analysis.ipynb","cell_id":"c3f9"}`), "<cell id=\"c3f9\">print(1)</cell>")),
+
+		// Bash and shells
+		f("Bash/Ok", done(call("Bash", `{"command":"go test ./...","description":"Run tests"}`), "ok  \tbottle/render\t0.4s")),
+		f("Bash/Exit1", failed(call("Bash", `{"command":"go test ./...","description":"Run tests"}`), "Exit code 1\n--- FAIL: TestLine (0.00s)\n    digest_test.go:12: got x\nFAIL")),
+		f("Bash/Heredoc", done(call("Bash", `{"command":"git commit -m \"$(cat <<'EOF'\nfix: bound digests\n\nBody.\nEOF\n)\"","description":"Commit"}`), "[main 1a2b3c4] fix: bound digests\n 1 file changed")),
+		f("Bash/CdCwd", done(call("Bash", `{"command":"cd /home/dev/proj && make lint"}`), "")),
+		f("Bash/Background", done(call("Bash", `{"command":"npm run dev","run_in_background":true}`), "Command running in background with ID: b7x2k")),
+		f("Bash/Interrupted", failed(call("Bash", `{"command":"sleep 600"}`), interrupted)),
+		f("Bash/InterruptedStructured", withStructured(done(call("Bash", `{"command":"sleep 600"}`), ""), `{"stdout":"","stderr":"","interrupted":true,"isImage":false}`)),
+		f("Bash/NoMatches", withStructured(done(call("Bash", `{"command":"grep -rn TODO lib"}`), ""), `{"stdout":"","stderr":"","interrupted":false,"isImage":false,"returnCodeInterpretation":"No matches found"}`)),
+		f("Bash/Timeout", failed(call("Bash", `{"command":"npm run serve","timeout":30000}`), "Command timed out after 30s\nserver listening on :8080")),
+		f("Bash/HookError", failed(call("Bash", `{"command":"git commit -am wip"}`), `pre-commit hook failed:\n\n[fmt] 2 files need formatting.`)),
+		f("Bash/Rejected", failed(call("Bash", `{"command":"git push --force"}`), rejection)),
+		f("Bash/SiblingError", failed(call("Bash", `{"command":"make check"}`), "<tool_use_error>Sibling tool call errored</tool_use_error>")),
+		f("Bash/OnlyDescription", done(call("Bash", `{"command":"","description":"Nothing to run"}`), "")),
+		f("Bash/NoResult", call("Bash", `{"command":"npm test","description":"Run the tests"}`)),
+		f("BashOutput/Running", done(call("BashOutput", `{"bash_id":"b7x2k"}`), "<status>running</status>\n\n<stdout>\nListening on :4000\n</stdout>")),
+		f("BashOutput/Exited", done(call("BashOutput", `{"bash_id":"b7x2k"}`), "<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<stdout>\nbuilt\n</stdout>")),
+		f("KillShell/Ok", done(call("KillShell", `{"shell_id":"b7x2k"}`), `{"message":"Successfully killed shell: b7x2k (npm run dev)","shell_id":"b7x2k"}`)),
+		f("TaskStop/Ok", done(call("TaskStop", `{"task_id":"b7x2k"}`), "Stopped task b7x2k")),
+
+		// Grep, Glob, LS
+		f("Grep/Files", done(call("Grep", `{"pattern":"func Line","path":"/home/dev/proj/render","output_mode":"files_with_matches"}`), "Found 2 files\nrender/digest/digest.go\nrender/bottle.go")),
+		f("Grep/DefaultMode", done(call("Grep", `{"pattern":"TODO"}`), "Found 1 file\nrender/bottle.go")),
+		f("Grep/Content", done(call("Grep", `{"pattern":"ctx\\.Done","path":"/home/dev/proj","output_mode":"content","-n":true,"glob":"*.go"}`), "a.go:31:\tcase <-ctx.Done():\nb.go:88:\t<-ctx.Done()\n\n[Showing results with pagination = limit: 20, offset: 0]")),
+		f("Grep/Context", done(call("Grep", `{"pattern":"MaxRunes","path":"/home/dev/proj/render","output_mode":"content","-C":1}`), "a.go-9-\tx\na.go:10:\tMaxRunes\na.go-11-\ty\n--\nb.go-1-\tz\nb.go:2:\tMaxRunes\n")),
+		f("Grep/Count", done(call("Grep", `{"pattern":"t\\.Helper","output_mode":"count","type":"go"}`), "a.go:3\nb.go:9\n\nFound 12 total occurrences across 2 files.")),
+		f("Grep/NoMatches", done(call("Grep", `{"pattern":"nothing here","output_mode":"content"}`), "No matches found")),
+		f("Grep/Persisted", withStructured(done(call("Grep", `{"pattern":"Options","output_mode":"content","-A":30}`),
+			"<persisted-output>\nOutput too large (41KB). Full output saved to: /home/dev/.claude/out.txt\n\nPreview (first 2KB):\na.go:1:Options\n</persisted-output>"),
+			`{"mode":"content","numFiles":0,"filenames":[],"content":"a.go:1:Options","numLines":412}`)),
+		f("Grep/PersistedBare", done(call("Grep", `{"pattern":"Options","output_mode":"content"}`),
+			"<persisted-output>\nOutput too large (41KB). Full output saved to: /home/dev/.claude/out.txt\n</persisted-output>")),
+		f("Glob/Files", done(call("Glob", `{"pattern":"**/*_test.go","path":"/home/dev/proj/render"}`), "/home/dev/proj/render/a_test.go\n/home/dev/proj/render/b_test.go\n/home/dev/proj/render/c_test.go")),
+		f("Glob/Truncated", done(call("Glob", `{"pattern":"**/*.css"}`), "/home/dev/proj/a.css\n/home/dev/proj/b.css\n(Results are truncated. Consider using a more specific path or pattern.)")),
+		f("Glob/None", done(call("Glob", `{"pattern":"docs/plans/*.md"}`), "No files found")),
+		f("LS/Dir", done(call("LS", `{"path":"/home/dev/proj/render"}`), "- /home/dev/proj/render/\n  - bottle.go\n")),
+
+		// Agents, tasks, todos
+		f("Task/Finished", done(call("Task", `{"description":"review security","prompt":"Review the diff for security issues.","subagent_type":"general-purpose"}`), "I reviewed the diff. Findings:\n1. none\nagentId: a1b2c3")),
+		f("Task/Explore", done(call("Task", `{"description":"Map the config loaders","prompt":"Search…","subagent_type":"Explore"}`), "Summary of findings")),
+		f("Task/Background", withStructured(done(call("Task", `{"description":"Dependency audit","prompt":"Audit go.mod","subagent_type":"general-purpose","run_in_background":true}`),
+			"Async agent launched successfully.\nagentId: a51c0de (This is an internal ID for your use.)"),
+			`{"isAsync":true,"status":"async_launched","agentId":"a51c0de","description":"Dependency audit","prompt":"Audit go.mod","outputFile":"/tmp/x.output"}`)),
+		f("Task/Interrupted", failed(call("Task", `{"description":"Survey the fixtures","prompt":"Survey","subagent_type":"Explore"}`), interrupted)),
+		f("Task/PromptOnly", call("Task", `{"prompt":"Look for dead code\nin render/","subagent_type":"Explore"}`)),
+		f("Agent/Finished", done(call("Agent", `{"description":"Plan the migration","prompt":"Plan it","subagent_type":"Plan"}`), "Plan: …")),
+		f("TaskOutput/Timeout", done(call("TaskOutput", `{"task_id":"a7e1f00","block":true,"timeout":60000}`), "<retrieval_status>timeout</retrieval_status>\n\n<task_id>a7e1f00</task_id>\n\n<task_type>local_agent</task_type>\n\n<status>running</status>\n\n<output>\n[Tool: Bash] {\"command\":\"go test ./...\"}\n</output>")),
+		f("TaskOutput/Completed", done(call("TaskOutput", `{"task_id":"a3c9d21","block":true,"timeout":60000}`), "<retrieval_status>success</retrieval_status>\n\n<task_id>a3c9d21</task_id>\n\n<status>completed</status>\n\n<output>\nAll done.\n</output>")),
+		f("TaskCreate/Ok", done(call("TaskCreate", `{"subject":"Bound digest length","description":"Long description","activeForm":"Bounding digest length"}`), "Task #1 created successfully: Bound digest length")),
+		f("TaskUpdate/Status", done(call("TaskUpdate", `{"taskId":"1","status":"completed"}`), "Updated task #1 status")),
+		f("TaskUpdate/BlockedBy", done(call("TaskUpdate", `{"taskId":"2","addBlockedBy":["1"]}`), "Updated task #2 blockedBy")),
+		f("TaskUpdate/NumericID", done(call("TaskUpdate", `{"taskId":3,"status":"in_progress","description":"new"}`), "Updated task #3 description, status")),
+		f("TaskGet/Ok", done(call("TaskGet", `{"taskId":"4"}`), "#4 [pending] Write hooks")),
+		f("TaskList/Four", done(call("TaskList", `{}`), "#1 [pending] Parse transcripts\n#2 [pending] Render bottles [blocked by #1]\n#3 [completed] Strip private tags\n#4 [pending] Write hooks")),
+		f("TaskList/Empty", done(call("TaskList", `{}`), "No tasks found")),
+		f("TodoWrite/Progress", done(call("TodoWrite", `{"todos":[{"content":"Write the parser","status":"completed","activeForm":"Writing the parser"},{"content":"Add golden tests","status":"in_progress","activeForm":"Adding golden tests"},{"content":"Run the fuzzer","status":"pending","activeForm":"Running the fuzzer"}]}`), "Todos have been modified successfully.")),
+		f("TodoWrite/AllPending", done(call("TodoWrite", `{"todos":[{"content":"One","status":"pending"},{"content":"Two","status":"pending"}]}`), "Todos have been modified successfully.")),
+
+		// Web
+		f("WebFetch/Ok", done(call("WebFetch", `{"url":"https://user:pw@pkg.example.org/docs/Widget.html?token=abc#setup","prompt":"What does Widget do?"}`), "# Widget\n\nA widget.")),
+		f("WebFetch/404", failed(call("WebFetch", `{"url":"https://docs.example.net/cli/","prompt":"Find limits"}`), "Request failed with status code 404")),
+		f("WebFetch/NotAURL", done(call("WebFetch", `{"url":"not a url?x=1","prompt":"?"}`), "…")),
+		f("WebSearch/Ok", done(call("WebSearch", `{"query":"sqlite wal read-only open"}`), "Web search results for query: \"sqlite wal read-only open\"\n\nLinks: [{\"title\":\"x\",\"url\":\"https://example.org\"}]")),
+
+		// Claude Code itself
+		f("Skill/Ok", done(call("Skill", `{"skill":"notes:outline"}`), "Launching skill: notes:outline")),
+		f("Skill/Args", done(call("Skill", `{"skill":"review-helper","args":"42\nmore"}`), "Launching skill: review-helper")),
+		f("SlashCommand/Ok", done(call("SlashCommand", `{"command":"/review 42"}`), "Launching command /review")),
+		f("ExitPlanMode/Approved", done(call("ExitPlanMode", `{"plan":"# Split the renderer in two\n\n## Context\n\nDetails."}`), "User has approved your plan. You can now start coding.\n\n## Approved Plan:\n# Split the renderer in two")),
+		f("ExitPlanMode/Rejected", failed(call("ExitPlanMode", `{"plan":"## Cache parsed transcripts\n\nBody"}`), rejection)),
+		f("EnterPlanMode/Ok", done(call("EnterPlanMode", `{}`), "Entered plan mode. You should now focus on exploring the codebase.")),
+		f("AskUserQuestion/Answered", done(call("AskUserQuestion", `{"questions":[{"question":"Which database driver should we use?","header":"Driver","options":[{"label":"modernc"}],"multiSelect":false},{"question":"Which linters?","header":"Lint","options":[]}]}`), `User has answered your questions: "Which database driver should we use?"="modernc". You can now continue.`)),
+		f("LSP/References", done(call("LSP", `{"operation":"findReferences","filePath":"/home/dev/proj/render/digest/digest.go","line":42,"character":6}`), "Found 7 references across 3 files:\n\nrender/digest/digest.go:\n  Line 42:6\n")),
+		f("ListMcpResourcesTool/Ok", done(call("ListMcpResourcesTool", `{"server":"github"}`), "[]")),
+		f("ReadMcpResourceTool/Ok", done(call("ReadMcpResourceTool", `{"server":"docs","uri":"docs://guide/intro"}`), "Intro text")),
+
+		// MCP and unknown tools
+		f("MCP/GetIssue", done(call("mcp__tracker__get_issue", `{"id":"BOT-12"}`), `{"id":"BOT-12","title":"Bound digests"}`)),
+		f("MCP/ListIssues", done(call("mcp__tracker__list_issues", `{"team":"Core","query":"BOT-7"}`), `{"issues":[]}`)),
+		f("MCP/CreateIssue", done(call("mcp__github__create_issue", `{"owner":"acme","repo":"bottle","title":"Digest lines overflow","body":"Long body"}`), "Created issue #7")),
+		f("MCP/Error", failed(call("mcp__github__create_issue", `{"owner":"acme","repo":"bottle","title":"x"}`), "MCP error -32603: Bad credentials\nstack trace")),
+		f("MCP/PathArg", done(call("mcp__fs__read_text_file", `{"path":"/home/dev/proj/notes.txt"}`), "notes")),
+		f("MCP/NoToolPart", done(call("mcp__weird", `{"q":"x"}`), "")),
+		f("Unknown/FirstString", done(call("FutureTool", `{"count":3,"mode":"fast","target":"render"}`), "done")),
+		f("Unknown/LongTextOnly", done(call("FutureTool", `{"text":"`+strings.Repeat("word ", 200)+`"}`), "done")),
+		f("Unknown/NoStrings", done(call("FutureTool", `{"n":1,"flags":[true]}`), "done")),
+		f("Unknown/InvalidInput", done(call("FutureTool", `{"n":`), "done")),
+		f("Unknown/NoName", done(call("", `{"x":"y"}`), "done")),
+		f("Unknown/OldResultCleared", done(call("FutureTool", `{"x":"y"}`), "[Old tool result content cleared]")),
+	}
+}

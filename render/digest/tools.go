@@ -1,0 +1,934 @@
+package digest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// description is what a tool's describer reads from a call.
+type description struct {
+	salient string // the salient input, bounded to salientMax
+	success string // the outcome of a normal (not error, not interrupted) result
+}
+
+// describer reads one tool's call. ok reports whether c has a normal
+// result to read; describers look at c.Result and c.Structured only then.
+type describer func(c *Call, cwd string, ok bool) description
+
+// describers maps a tool name to its describer. Tools not listed, MCP tools
+// included, use describeGeneric.
+var describers = map[string]describer{
+	"Read":                 describeRead,
+	"Write":                describeWrite,
+	"Edit":                 describeEdit,
+	"MultiEdit":            describeMultiEdit,
+	"NotebookEdit":         describeNotebookEdit,
+	"NotebookRead":         describeNotebookRead,
+	"Bash":                 describeBash,
+	"BashOutput":           describeShellOutput,
+	"KillShell":            describeShellID,
+	"KillBash":             describeShellID,
+	"TaskStop":             describeShellID,
+	"Grep":                 describeGrep,
+	"Glob":                 describeGlob,
+	"LS":                   describeLS,
+	"Task":                 describeTask,
+	"Agent":                describeTask,
+	"TaskOutput":           describeShellOutput,
+	"TaskCreate":           describeTaskCreate,
+	"TaskUpdate":           describeTaskUpdate,
+	"TaskGet":              describeTaskGet,
+	"TaskList":             describeTaskList,
+	"TodoWrite":            describeTodoWrite,
+	"TodoRead":             describeNothing,
+	"WebFetch":             describeWebFetch,
+	"WebSearch":            describeWebSearch,
+	"Skill":                describeSkill,
+	"SlashCommand":         describeSlashCommand,
+	"ExitPlanMode":         describeExitPlanMode,
+	"EnterPlanMode":        describeNothing,
+	"AskUserQuestion":      describeAskUserQuestion,
+	"LSP":                  describeLSP,
+	"ListMcpResourcesTool": describeMcpResources,
+	"ReadMcpResourceTool":  describeMcpResources,
+}
+
+func describe(c *Call, cwd string, withResult bool) description {
+	ok := withResult && c.HasResult && !c.IsError
+	f := describers[c.Name]
+	if f == nil {
+		f = describeGeneric
+	}
+	d := f(c, cwd, ok)
+	d.salient = bound(strings.TrimSpace(d.salient), salientMax)
+	return d
+}
+
+// decode fills v from the input, leaving fields of a wrong type or a
+// malformed input at their zero values.
+func decode(in json.RawMessage, v any) {
+	if len(in) > 0 {
+		_ = json.Unmarshal(in, v)
+	}
+}
+
+// head is the start of a result, for reading markers and first lines.
+func head(c *Call) string {
+	return strings.TrimLeft(prefix(c.Result, 512), " \t\r\n")
+}
+
+func describeNothing(*Call, string, bool) description { return description{} }
+
+// Files.
+
+func describeRead(c *Call, cwd string, ok bool) description {
+	var in struct {
+		FilePath string `json:"file_path"`
+		Offset   int64  `json:"offset"`
+		Limit    int64  `json:"limit"`
+		Pages    string `json:"pages"`
+	}
+	decode(c.Input, &in)
+	sal := showPath(in.FilePath, cwd)
+	const huge = 1 << 40
+	if in.Offset > 0 || in.Limit > 0 {
+		start := min(max(in.Offset, 1), huge)
+		sal += ":" + strconv.FormatInt(start, 10) + "-"
+		if in.Limit > 0 {
+			sal += strconv.FormatInt(start+min(in.Limit, huge)-1, 10)
+		}
+	}
+	if p := clean(in.Pages, 20); p != "" {
+		sal += " pages " + p
+	}
+	d := description{salient: sal}
+	if ok {
+		d.success = readOutcome(c)
+	}
+	return d
+}
+
+// readOutcome counts the numbered lines of a Read result ("     12→…" or, in
+// newer releases, "12\t…"). Counts reveal no text, so they are taken from the
+// raw result: stripping first would let a "<private>" inside the file's own
+// source cut the count short.
+func readOutcome(c *Call) string {
+	h := head(c)
+	switch {
+	case strings.HasPrefix(h, "File unchanged since last read"):
+		return "unchanged"
+	case strings.Contains(h, "contents are empty"):
+		return "empty file"
+	}
+	if n := countNumbered(c.Result); n > 0 {
+		return plural(n, "line")
+	}
+	if strings.HasPrefix(h, "[image]") {
+		return "image"
+	}
+	if bytes.Contains(c.Structured, []byte(`"numLines"`)) {
+		var s struct {
+			File struct {
+				NumLines *int `json:"numLines"`
+			} `json:"file"`
+		}
+		decode(c.Structured, &s)
+		if s.File.NumLines != nil {
+			return plural(*s.File.NumLines, "line")
+		}
+	}
+	return ""
+}
+
+// countNumbered counts lines starting with optional spaces, digits, then
+// '→' or a tab.
+func countNumbered(s string) int {
+	n := 0
+	for s != "" {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		line = strings.TrimLeft(line, " ")
+		d := len(leadingDigits(line))
+		if d > 0 && (strings.HasPrefix(line[d:], "→") || strings.HasPrefix(line[d:], "\t")) {
+			n++
+		}
+	}
+	return n
+}
+
+func describeWrite(c *Call, cwd string, ok bool) description {
+	var in struct {
+		FilePath string  `json:"file_path"`
+		Content  *string `json:"content"`
+	}
+	decode(c.Input, &in)
+	d := description{salient: showPath(in.FilePath, cwd)}
+	if in.Content != nil {
+		d.salient += " (" + plural(countLines(*in.Content), "line") + ")"
+	}
+	if ok {
+		h := head(c)
+		switch {
+		case strings.HasPrefix(h, "File created"):
+			d.success = "created"
+		case strings.Contains(h, "has been updated"), strings.Contains(h, "has been overwritten"):
+			d.success = "updated"
+		}
+	}
+	return d
+}
+
+// countLines counts the lines of a text, a final newline ending the last one.
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+func describeEdit(c *Call, cwd string, _ bool) description {
+	var in struct {
+		FilePath   string `json:"file_path"`
+		ReplaceAll bool   `json:"replace_all"`
+	}
+	decode(c.Input, &in)
+	sal := showPath(in.FilePath, cwd)
+	if in.ReplaceAll {
+		sal += " (replace all)"
+	}
+	return description{salient: sal}
+}
+
+func describeMultiEdit(c *Call, cwd string, _ bool) description {
+	var in struct {
+		FilePath string            `json:"file_path"`
+		Edits    []json.RawMessage `json:"edits"`
+	}
+	decode(c.Input, &in)
+	sal := showPath(in.FilePath, cwd)
+	if len(in.Edits) > 0 {
+		sal += " (" + plural(len(in.Edits), "edit") + ")"
+	}
+	return description{salient: sal}
+}
+
+func describeNotebookEdit(c *Call, cwd string, _ bool) description {
+	var in struct {
+		NotebookPath string `json:"notebook_path"`
+		CellID       string `json:"cell_id"`
+		EditMode     string `json:"edit_mode"`
+	}
+	decode(c.Input, &in)
+	sal := showPath(in.NotebookPath, cwd)
+	if id := clean(in.CellID, 24); id != "" {
+		sal += " cell " + id
+	}
+	if m := clean(in.EditMode, 12); m != "" && m != "replace" {
+		sal += " (" + m + ")"
+	}
+	return description{salient: sal}
+}
+
+func describeNotebookRead(c *Call, cwd string, _ bool) description {
+	var in struct {
+		NotebookPath string `json:"notebook_path"`
+		CellID       string `json:"cell_id"`
+	}
+	decode(c.Input, &in)
+	sal := showPath(in.NotebookPath, cwd)
+	if id := clean(in.CellID, 24); id != "" {
+		sal += " cell " + id
+	}
+	return description{salient: sal}
+}
+
+func describeLS(c *Call, cwd string, _ bool) description {
+	var in struct {
+		Path string `json:"path"`
+	}
+	decode(c.Input, &in)
+	return description{salient: showPath(in.Path, cwd)}
+}
+
+// Shell.
+
+func describeBash(c *Call, cwd string, ok bool) description {
+	var in struct {
+		Command     string `json:"command"`
+		Description string `json:"description"`
+	}
+	decode(c.Input, &in)
+	d := description{salient: command(in.Command, cwd)}
+	if d.salient == "" {
+		d.salient = clean(in.Description, salientMax)
+	}
+	if ok {
+		d.success = bashOutcome(c)
+	}
+	return d
+}
+
+// command is the first line of a shell command, without a leading
+// "cd <cwd> && ", and " …" when more lines follow.
+func command(cmd, cwd string) string {
+	cmd = strings.TrimSpace(strip(cmd))
+	if dir := strings.TrimRight(cwd, `/\`); dir != "" {
+		for _, q := range [...]string{dir, `"` + dir + `"`, "'" + dir + "'"} {
+			if rest, ok := strings.CutPrefix(cmd, "cd "+q+" && "); ok {
+				cmd = strings.TrimSpace(rest)
+				break
+			}
+		}
+	}
+	line, rest, _ := strings.Cut(cmd, "\n")
+	s := clean(line, salientMax)
+	if strings.TrimSpace(rest) != "" && s != "" {
+		s = bound(s, salientMax-2) + " …"
+	}
+	return s
+}
+
+func bashOutcome(c *Call) string {
+	if strings.HasPrefix(head(c), "Command running in background") {
+		return "running in background"
+	}
+	st := c.Structured
+	if len(st) > 0 && (bytes.Contains(st, []byte(`"returnCodeInterpretation"`)) ||
+		bytes.Contains(st, []byte(`"interrupted":true`)) || bytes.Contains(st, []byte(`"interrupted": true`))) {
+		var s struct {
+			Interrupted              bool   `json:"interrupted"`
+			ReturnCodeInterpretation string `json:"returnCodeInterpretation"`
+		}
+		decode(st, &s)
+		if s.Interrupted {
+			return "interrupted"
+		}
+		if r := clean(s.ReturnCodeInterpretation, 40); r != "" {
+			return lowerFirst(r)
+		}
+	}
+	return "ok"
+}
+
+func describeShellID(c *Call, _ string, _ bool) description {
+	var in struct {
+		ShellID string `json:"shell_id"`
+		TaskID  string `json:"task_id"`
+		BashID  string `json:"bash_id"`
+	}
+	decode(c.Input, &in)
+	return description{salient: clean(firstNonEmpty(in.ShellID, in.TaskID, in.BashID), 40)}
+}
+
+// describeShellOutput covers BashOutput and TaskOutput, whose results open
+// with status tags: "<retrieval_status>timeout</retrieval_status> …
+// <status>running</status>".
+func describeShellOutput(c *Call, cwd string, ok bool) description {
+	d := describeShellID(c, cwd, false)
+	if ok {
+		h := prefix(c.Result, 2048)
+		var parts []string
+		retrieval, status := tag(h, "retrieval_status"), tag(h, "status")
+		if retrieval != "" && retrieval != "success" {
+			parts = append(parts, retrieval)
+		}
+		if status != "" {
+			parts = append(parts, status)
+		} else if retrieval == "success" {
+			parts = append(parts, retrieval)
+		}
+		if code := tag(h, "exit_code"); code != "" {
+			parts = append(parts, "exit "+code)
+		}
+		d.success = strings.Join(parts, ", ")
+	}
+	return d
+}
+
+// tag is the short text of the first <name>…</name> element in s.
+func tag(s, name string) string {
+	_, rest, ok := strings.Cut(s, "<"+name+">")
+	if !ok {
+		return ""
+	}
+	v, _, ok := strings.Cut(rest, "</"+name+">")
+	if !ok || len(v) > 40 {
+		return ""
+	}
+	return clean(v, 20)
+}
+
+// Search.
+
+func describeGrep(c *Call, cwd string, ok bool) description {
+	var in struct {
+		Pattern    string          `json:"pattern"`
+		Path       string          `json:"path"`
+		Glob       string          `json:"glob"`
+		Type       string          `json:"type"`
+		OutputMode string          `json:"output_mode"`
+		A          json.RawMessage `json:"-A"`
+		B          json.RawMessage `json:"-B"`
+		C          json.RawMessage `json:"-C"`
+		Context    json.RawMessage `json:"context"`
+	}
+	decode(c.Input, &in)
+	sal := quoted(clean(in.Pattern, 60))
+	if p := showPath(in.Path, cwd); p != "" && p != "." {
+		sal += " in " + p
+	}
+	if g := clean(firstNonEmpty(in.Glob, in.Type), 30); g != "" {
+		sal += " (" + g + ")"
+	}
+	d := description{salient: strings.TrimSpace(sal)}
+	if ok {
+		context := nonZero(in.A) || nonZero(in.B) || nonZero(in.C) || nonZero(in.Context)
+		d.success = grepOutcome(c, in.OutputMode, context)
+	}
+	return d
+}
+
+func nonZero(raw json.RawMessage) bool {
+	s := string(bytes.TrimSpace(raw))
+	return s != "" && s != "0" && s != "null" && s != "false"
+}
+
+func grepOutcome(c *Call, mode string, context bool) string {
+	h := head(c)
+	switch {
+	case strings.HasPrefix(h, "<persisted-output>"):
+		return persistedCount(c)
+	case strings.HasPrefix(h, "No matches found"), strings.HasPrefix(h, "No files found"):
+		return "no matches"
+	}
+	switch mode {
+	case "content":
+		n := 0
+		forLines(c.Result, func(line string) {
+			if line != "--" && !strings.HasPrefix(line, "[Showing results") {
+				n++
+			}
+		})
+		if context {
+			return plural(n, "line")
+		}
+		return plural(n, "matching line")
+	case "count":
+		// "Found 12 total occurrences across 3 files." closes the result.
+		tail := c.Result[max(0, len(c.Result)-256):]
+		if i := strings.LastIndex(tail, "Found "); i >= 0 {
+			return found(tail[i:])
+		}
+		return ""
+	default: // files_with_matches
+		return found(h)
+	}
+}
+
+// found reads a tool's own summary line "Found 16 files" or "Found 7
+// references across 3 files:" as "16 files", "7 references across 3
+// files".
+func found(s string) string {
+	rest, ok := strings.CutPrefix(firstLine(s), "Found ")
+	if !ok || leadingDigits(rest) == "" {
+		return ""
+	}
+	return clean(strings.TrimRight(rest, ".: "), 48)
+}
+
+// persistedCount is the outcome of a result too large to be kept inline:
+// the counts of the structured result when present.
+func persistedCount(c *Call) string {
+	var s struct {
+		NumLines *int `json:"numLines"`
+		NumFiles *int `json:"numFiles"`
+	}
+	decode(c.Structured, &s)
+	switch {
+	case s.NumLines != nil && *s.NumLines > 0:
+		return plural(*s.NumLines, "line")
+	case s.NumFiles != nil && *s.NumFiles > 0:
+		return plural(*s.NumFiles, "file")
+	}
+	return "large output"
+}
+
+func describeGlob(c *Call, cwd string, ok bool) description {
+	var in struct {
+		Pattern string `json:"pattern"`
+		Path    string `json:"path"`
+	}
+	decode(c.Input, &in)
+	sal := clean(in.Pattern, 60)
+	if p := showPath(in.Path, cwd); p != "" && p != "." {
+		sal += " in " + p
+	}
+	d := description{salient: sal}
+	if ok {
+		h := head(c)
+		switch {
+		case strings.HasPrefix(h, "No files found"):
+			d.success = "no files"
+		case strings.HasPrefix(h, "<persisted-output>"):
+			d.success = persistedCount(c)
+		default:
+			n, truncated := 0, false
+			forLines(c.Result, func(line string) {
+				if strings.HasPrefix(line, "(Results are truncated") {
+					truncated = true
+				} else {
+					n++
+				}
+			})
+			d.success = plural(n, "file")
+			if truncated {
+				d.success += ", truncated"
+			}
+		}
+	}
+	return d
+}
+
+// forLines calls f with each non-blank line of s, trimmed.
+func forLines(s string, f func(string)) {
+	for s != "" {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if line = strings.TrimSpace(line); line != "" {
+			f(line)
+		}
+	}
+}
+
+// Agents and tasks.
+
+func describeTask(c *Call, _ string, ok bool) description {
+	var in struct {
+		Description  string `json:"description"`
+		Prompt       string `json:"prompt"`
+		SubagentType string `json:"subagent_type"`
+	}
+	decode(c.Input, &in)
+	sal := clean(in.Description, 80)
+	if sal == "" {
+		sal = clean(firstLine(strip(in.Prompt)), 80)
+	}
+	if t := clean(in.SubagentType, 32); t != "" && t != "general-purpose" {
+		sal += " (" + t + ")"
+	}
+	d := description{salient: strings.TrimSpace(sal)}
+	if ok {
+		if strings.Contains(head(c), "Async agent launched") ||
+			bytes.Contains(c.Structured, []byte(`"async_launched"`)) {
+			d.success = "launched in background"
+		} else {
+			d.success = "agent finished"
+		}
+	}
+	return d
+}
+
+func describeTaskCreate(c *Call, _ string, ok bool) description {
+	var in struct {
+		Subject string `json:"subject"`
+	}
+	decode(c.Input, &in)
+	d := description{salient: clean(in.Subject, salientMax)}
+	if ok {
+		// "Task #3 created successfully: …"
+		if rest, found := strings.CutPrefix(head(c), "Task #"); found {
+			if n := leadingDigits(rest); n != "" {
+				d.success = "task #" + n
+			}
+		}
+	}
+	return d
+}
+
+func describeTaskUpdate(c *Call, _ string, _ bool) description {
+	var in struct {
+		TaskID       json.RawMessage `json:"taskId"`
+		Status       string          `json:"status"`
+		Subject      json.RawMessage `json:"subject"`
+		Description  json.RawMessage `json:"description"`
+		Owner        json.RawMessage `json:"owner"`
+		AddBlockedBy json.RawMessage `json:"addBlockedBy"`
+		AddBlocks    json.RawMessage `json:"addBlocks"`
+	}
+	decode(c.Input, &in)
+	sal := taskID(in.TaskID)
+	var parts []string
+	if s := clean(in.Status, 20); s != "" {
+		parts = append(parts, "→ "+s)
+	}
+	for _, f := range [...]struct {
+		raw  json.RawMessage
+		name string
+	}{{in.Subject, "subject"}, {in.Description, "description"}, {in.Owner, "owner"},
+		{in.AddBlockedBy, "blockedBy"}, {in.AddBlocks, "blocks"}} {
+		if len(f.raw) > 0 {
+			parts = append(parts, f.name)
+		}
+	}
+	if len(parts) > 0 {
+		sal = strings.TrimSpace(sal + " " + strings.Join(parts, ", "))
+	}
+	return description{salient: sal}
+}
+
+func describeTaskGet(c *Call, _ string, _ bool) description {
+	var in struct {
+		TaskID json.RawMessage `json:"taskId"`
+	}
+	decode(c.Input, &in)
+	return description{salient: taskID(in.TaskID)}
+}
+
+// taskID shows a task id, given as a string or a number, as "#3".
+func taskID(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
+			return ""
+		}
+		s = n.String()
+	}
+	if s = clean(s, 24); s != "" {
+		return "#" + s
+	}
+	return ""
+}
+
+func describeTaskList(c *Call, _ string, ok bool) description {
+	var d description
+	if ok {
+		if strings.HasPrefix(head(c), "No tasks") {
+			d.success = "no tasks"
+		} else {
+			n := 0
+			forLines(c.Result, func(line string) {
+				if strings.HasPrefix(line, "#") {
+					n++
+				}
+			})
+			d.success = plural(n, "task")
+		}
+	}
+	return d
+}
+
+func describeTodoWrite(c *Call, _ string, _ bool) description {
+	var in struct {
+		Todos []struct {
+			Content    string `json:"content"`
+			Status     string `json:"status"`
+			ActiveForm string `json:"activeForm"`
+		} `json:"todos"`
+	}
+	decode(c.Input, &in)
+	done, now := 0, ""
+	for _, t := range in.Todos {
+		switch t.Status {
+		case "completed":
+			done++
+		case "in_progress":
+			if now == "" {
+				now = firstNonEmpty(clean(t.ActiveForm, salientMax), clean(t.Content, salientMax))
+			}
+		}
+	}
+	sal := plural(len(in.Todos), "todo") + ", " + strconv.Itoa(done) + " done"
+	if now != "" {
+		sal += ", now: " + now
+	}
+	return description{salient: sal}
+}
+
+// The web.
+
+func describeWebFetch(c *Call, _ string, _ bool) description {
+	var in struct {
+		URL string `json:"url"`
+	}
+	decode(c.Input, &in)
+	return description{salient: showURL(in.URL)}
+}
+
+// showURL is a URL's host and path: no scheme, credentials, query or
+// fragment, which is where tokens live.
+func showURL(raw string) string {
+	raw = strings.TrimSpace(strip(raw))
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return clean(u.Host+strings.TrimSuffix(u.Path, "/"), salientMax)
+	}
+	raw, _, _ = strings.Cut(raw, "?")
+	raw, _, _ = strings.Cut(raw, "#")
+	return clean(raw, salientMax)
+}
+
+func describeWebSearch(c *Call, _ string, _ bool) description {
+	var in struct {
+		Query string `json:"query"`
+	}
+	decode(c.Input, &in)
+	return description{salient: quoted(clean(in.Query, salientMax-2))}
+}
+
+// Claude Code itself.
+
+func describeSkill(c *Call, _ string, _ bool) description {
+	var in struct {
+		Skill string `json:"skill"`
+		Args  string `json:"args"`
+	}
+	decode(c.Input, &in)
+	sal := clean(in.Skill, 60)
+	if a := clean(firstLine(strip(in.Args)), 60); a != "" {
+		sal = strings.TrimSpace(sal + " " + a)
+	}
+	return description{salient: sal}
+}
+
+func describeSlashCommand(c *Call, _ string, _ bool) description {
+	var in struct {
+		Command string `json:"command"`
+	}
+	decode(c.Input, &in)
+	return description{salient: clean(in.Command, salientMax)}
+}
+
+func describeExitPlanMode(c *Call, _ string, ok bool) description {
+	var in struct {
+		Plan string `json:"plan"`
+	}
+	decode(c.Input, &in)
+	title := strings.TrimSpace(strings.TrimLeft(firstLine(strip(in.Plan)), "#"))
+	d := description{salient: clean(title, salientMax)}
+	if ok && strings.HasPrefix(head(c), "User has approved") {
+		d.success = "approved"
+	}
+	return d
+}
+
+func describeAskUserQuestion(c *Call, _ string, ok bool) description {
+	var in struct {
+		Questions []struct {
+			Question string `json:"question"`
+			Header   string `json:"header"`
+		} `json:"questions"`
+	}
+	decode(c.Input, &in)
+	var d description
+	if len(in.Questions) > 0 {
+		q := in.Questions[0]
+		d.salient = firstNonEmpty(clean(q.Question, salientMax), clean(q.Header, salientMax))
+		if len(in.Questions) > 1 {
+			d.salient = bound(d.salient, salientMax-10) + " (+" + strconv.Itoa(len(in.Questions)-1) + " more)"
+		}
+	}
+	if ok && strings.Contains(prefix(head(c), 80), "answered") {
+		d.success = "answered"
+	}
+	return d
+}
+
+func describeLSP(c *Call, cwd string, ok bool) description {
+	var in struct {
+		Operation string `json:"operation"`
+		FilePath  string `json:"filePath"`
+		Line      int64  `json:"line"`
+	}
+	decode(c.Input, &in)
+	sal := showPath(in.FilePath, cwd)
+	if sal != "" && in.Line > 0 {
+		sal += ":" + strconv.FormatInt(in.Line, 10)
+	}
+	if op := clean(in.Operation, 32); op != "" {
+		sal = strings.TrimSpace(op + " " + sal)
+	}
+	d := description{salient: sal}
+	if ok {
+		d.success = found(head(c))
+	}
+	return d
+}
+
+func describeMcpResources(c *Call, _ string, _ bool) description {
+	var in struct {
+		Server string `json:"server"`
+		URI    string `json:"uri"`
+	}
+	decode(c.Input, &in)
+	sal := clean(in.Server, 40)
+	if u := clean(in.URI, 80); u != "" {
+		sal = strings.TrimSpace(sal + " " + u)
+	}
+	return description{salient: sal}
+}
+
+// Anything else.
+
+// preferred ranks the input fields describeGeneric shows, best first; a
+// field not listed ranks below all of them, and among those the first in
+// the input wins.
+var preferred = [...]string{
+	"file_path", "notebook_path", "filePath", "path", "url", "uri", "command",
+	"query", "pattern", "skill", "subject", "title", "name", "description",
+	"id", "issue_id", "identifier",
+}
+
+// isPathKey reports whether a field names a path to show relative to cwd.
+func isPathKey(k string) bool {
+	return k == "file_path" || k == "notebook_path" || k == "filePath" || k == "path"
+}
+
+// describeGeneric covers MCP and unknown tools: it shows the best-ranked
+// string field of the input, preferring short strings over long texts.
+func describeGeneric(c *Call, cwd string, _ bool) description {
+	dec := json.NewDecoder(bytes.NewReader(c.Input))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return description{}
+	}
+	const short = 400 // bytes; longer strings are texts, shown only as a last resort
+	var best, bestKey, long string
+	bestRank := len(preferred) + 1
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := t.(string)
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			break
+		}
+		if len(raw) == 0 || raw[0] != '"' {
+			continue
+		}
+		rank := len(preferred)
+		for i, p := range preferred {
+			if key == p {
+				rank = i
+				break
+			}
+		}
+		if rank >= bestRank {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil || strings.TrimSpace(s) == "" {
+			continue
+		}
+		if len(s) > short && rank == len(preferred) {
+			if long == "" {
+				long = s
+			}
+			continue
+		}
+		best, bestKey, bestRank = s, key, rank
+	}
+	switch {
+	case best == "":
+		return description{salient: clean(firstLine(strip(long)), salientMax)}
+	case isPathKey(bestKey):
+		return description{salient: showPath(best, cwd)}
+	case bestKey == "url" || bestKey == "uri":
+		return description{salient: showURL(best)}
+	}
+	return description{salient: clean(best, salientMax)}
+}
+
+// Helpers.
+
+// showPath is a path for display: stripped, relative to cwd when inside it,
+// and cut from the left when long so the file name stays.
+func showPath(p, cwd string) string {
+	p = rel(strip(p), cwd)
+	return boundTail(flatten(prefix(p, 4096)), pathMax)
+}
+
+// rel makes p relative to cwd when p is cwd or inside it. Either may use
+// '/' or '\' separators; a cwd with a drive letter compares case-insensitively.
+func rel(p, cwd string) string {
+	dir := strings.TrimRight(cwd, `/\`)
+	if dir == "" || len(p) < len(dir) {
+		return p
+	}
+	windows := len(dir) >= 2 && dir[1] == ':'
+	for i := 0; i < len(dir); i++ {
+		a, b := p[i], dir[i]
+		if a == '\\' {
+			a = '/'
+		}
+		if b == '\\' {
+			b = '/'
+		}
+		if windows {
+			a, b = lowerASCII(a), lowerASCII(b)
+		}
+		if a != b {
+			return p
+		}
+	}
+	rest := p[len(dir):]
+	if rest != "" && rest[0] != '/' && rest[0] != '\\' {
+		return p
+	}
+	if rest = strings.TrimLeft(rest, `/\`); rest == "" {
+		return "."
+	}
+	return rest
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return ""
+	}
+	return `"` + s + `"`
+}
+
+func lowerFirst(s string) string {
+	if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+		return string(s[0]+'a'-'A') + s[1:]
+	}
+	return s
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
