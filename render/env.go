@@ -46,6 +46,9 @@ func (e Env) DataDir() string {
 	if d := e.get("CLAUDE_MEM_DATA_DIR"); d != "" {
 		return d
 	}
+	if e.Home == "" {
+		return ""
+	}
 	def := filepath.Join(e.Home, ".claude-mem")
 	raw, err := os.ReadFile(filepath.Join(def, "settings.json"))
 	if err == nil {
@@ -59,8 +62,15 @@ func (e Env) DataDir() string {
 	return def
 }
 
-// DBPath is the claude-mem database path inside [Env.DataDir].
-func (e Env) DBPath() string { return filepath.Join(e.DataDir(), "claude-mem.db") }
+// DBPath is the claude-mem database path inside [Env.DataDir] ("" when
+// neither a home nor $CLAUDE_MEM_DATA_DIR is known).
+func (e Env) DBPath() string {
+	d := e.DataDir()
+	if d == "" {
+		return ""
+	}
+	return filepath.Join(d, "claude-mem.db")
+}
 
 // BottlesDir is where bottles are written: $BOTTLE_DIR, else <data>/bottles.
 func (e Env) BottlesDir() string {

@@ -46,7 +46,7 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 		writePrompt(w, &b.Turns[0])
 	}
 	p := &b.Preamble
-	if len(p.MidTurn)+len(p.Happened)+len(p.Reply) > 0 {
+	if len(p.MidTurn)+len(p.Happened)+len(p.Reply)+len(p.Summaries) > 0 {
 		w.WriteString("\n## Before the first prompt\n")
 		tf := &timeFmt{loc: loc}
 		if !b.Started.IsZero() {
@@ -57,6 +57,9 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 		if len(p.Reply) > 0 {
 			w.WriteString("\n↳ assistant (" + tf.format(p.ReplyTime) + "):\n")
 			writeReply(w, p)
+		}
+		for _, s := range p.Summaries {
+			writeSummary(w, s)
 		}
 	}
 	w.WriteString("\n---\n")

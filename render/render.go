@@ -9,10 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sourcegraph/conc"
+
+	"bottle/render/claudemem"
 )
 
 // Options says what to render and how.
@@ -38,20 +43,34 @@ type Options struct {
 	Location *time.Location
 }
 
+// DefaultBudgetTokens is the default bottle budget in estimated tokens.
+const DefaultBudgetTokens = 20000
+
 // Result is a rendered bottle and what went into it.
 type Result struct {
 	SessionID      string
 	Mode           Mode
 	Markdown       []byte
-	TranscriptPath string
+	TranscriptPath string // "" in reconstructed mode
 	Turns          int
-	Observations   int
-	Digests        int
-	Diag           Diagnostics
-	Notes          []string
+	Observations   int // observation lines
+	Digests        int // [#tN] digest lines
+	Pending        int // ⏳ pending lines
+	Folded         int // turns folded to fit the budget
+	// Compacted: the transcript holds a compaction (boundary or summary).
+	Compacted bool
+	// LastPrompt is the last genuine user prompt, raw (strip before use).
+	LastPrompt string
+	// LatestSummary is claude-mem's newest session summary, raw; nil if none.
+	LatestSummary *Summary
+	Diag          Diagnostics
+	Notes         []string
 }
 
-// Render renders the bottle of a session.
+// Render renders the bottle of a session: full mode from its transcript
+// (with claude-mem's observations when the database has them), else
+// reconstructed mode from the database alone. The transcript is read and
+// the database queried at the same time.
 func Render(ctx context.Context, o Options) (*Result, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
@@ -59,46 +78,146 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	if o.Location == nil {
 		o.Location = time.Local
 	}
+	if o.SessionID != "" {
+		if err := checkID(o.SessionID); err != nil {
+			return nil, err
+		}
+	}
 	path := o.TranscriptPath
+	var findErr error
 	if path == "" {
 		if o.SessionID == "" {
 			return nil, errors.New("render: no session id and no transcript given")
 		}
 		p, err := FindTranscript(o.Env, o.SessionID)
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrNoTranscript) {
 			return nil, err
 		}
-		path = p
-	} else if o.SessionID != "" {
-		if err := checkID(o.SessionID); err != nil {
-			return nil, err
-		}
+		path, findErr = p, err
 	}
-	t, err := ReadTranscriptFile(ctx, path)
-	if err != nil {
-		return nil, err
+	dbPath := o.DBPath
+	if dbPath == "" {
+		dbPath = o.Env.DBPath()
 	}
+	// The session id is known before reading unless a file with an
+	// unusual name has to say it.
 	id := o.SessionID
-	if id == "" {
-		id = SessionIDOf(path, t)
+	if id == "" && path != "" {
+		if name := strings.TrimSuffix(filepath.Base(path), ".jsonl"); ValidSessionID(name) {
+			id = name
+		}
 	}
-	if err := checkID(id); err != nil {
-		return nil, fmt.Errorf("session of %s: %w", path, err)
+
+	var (
+		t       *Transcript
+		tErr    error
+		stored  *claudemem.Session
+		dbErr   error
+		dbNotes []string
+		wg      conc.WaitGroup
+	)
+	if path != "" {
+		wg.Go(func() { t, tErr = ReadTranscriptFile(ctx, path) })
 	}
-	b := fromTranscript(t)
+	if !o.NoDB && id != "" {
+		wg.Go(func() { stored, dbNotes, dbErr = loadStored(ctx, dbPath, id) })
+	}
+	wg.Wait()
+	if tErr != nil {
+		return nil, tErr
+	}
+	if id == "" && t != nil {
+		id = t.SessionID
+		if err := checkID(id); err != nil {
+			return nil, fmt.Errorf("session of %s: %w", path, err)
+		}
+		if !o.NoDB {
+			stored, dbNotes, dbErr = loadStored(ctx, dbPath, id)
+		}
+	}
+
+	var b *Bottle
+	res := &Result{SessionID: id, TranscriptPath: path}
+	if t != nil {
+		b = fromTranscript(t)
+		res.Diag = t.Diag
+		res.Compacted = t.Compactions > 0
+		if stored != nil {
+			res.Observations = mergeObservations(b, t, stored)
+		}
+		if dbErr != nil {
+			b.Notes = append(b.Notes, "claude-mem observations unavailable ("+dbErr.Error()+"); tool activity is shown as digests")
+		}
+	} else {
+		if dbErr != nil {
+			return nil, fmt.Errorf("render %s: no transcript (%v), and the claude-mem database failed: %w", id, findErr, dbErr)
+		}
+		if stored == nil {
+			return nil, fmt.Errorf("render %s: %w (%v; no stored session in %s)", id, ErrNothingToRender, findErr, dbPath)
+		}
+		var err error
+		if b, err = fromStored(stored); err != nil {
+			return nil, err
+		}
+		res.Observations = len(stored.Observations)
+	}
 	b.SessionID = id
 	b.Rendered = o.Now
-	res := &Result{
-		SessionID:      id,
-		Mode:           b.Mode,
-		TranscriptPath: path,
-		Turns:          len(b.Turns),
-		Digests:        len(t.Tools),
-		Diag:           t.Diag,
-		Notes:          b.Notes,
+	res.Mode = b.Mode
+	res.Notes = append(dbNotes, b.Notes...)
+	res.Turns = len(b.Turns)
+	if len(b.Turns) > 0 {
+		res.LastPrompt = b.Turns[len(b.Turns)-1].Prompt
 	}
+	if stored != nil && len(stored.Summaries) > 0 {
+		sm := stored.Summaries[len(stored.Summaries)-1]
+		res.LatestSummary = &Summary{Request: sm.Request, Investigated: sm.Investigated, Learned: sm.Learned,
+			Completed: sm.Completed, NextSteps: sm.NextSteps, Notes: sm.Notes, Time: sm.Created}
+	}
+	countItems(b, res)
 	res.Markdown = markdown(b, o.Location)
 	return res, nil
+}
+
+// loadStored reads a session from claude-mem's database. A missing database
+// or session is not an error: the bottle is then standalone.
+func loadStored(ctx context.Context, dbPath, id string) (*claudemem.Session, []string, error) {
+	if dbPath == "" {
+		return nil, nil, nil
+	}
+	db, err := claudemem.Open(ctx, dbPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, nil
+		}
+		return nil, nil, err
+	}
+	defer db.Close()
+	s, err := db.Session(ctx, id)
+	if errors.Is(err, claudemem.ErrNoSession) {
+		return nil, db.Notes(), nil
+	}
+	if err != nil {
+		return nil, db.Notes(), err
+	}
+	return s, db.Notes(), nil
+}
+
+func countItems(b *Bottle, res *Result) {
+	count := func(items []Item) {
+		for _, it := range items {
+			switch it.Kind {
+			case ItemTool:
+				res.Digests++
+			case ItemPending:
+				res.Pending++
+			}
+		}
+	}
+	count(b.Preamble.Happened)
+	for i := range b.Turns {
+		count(b.Turns[i].Happened)
+	}
 }
 
 // SessionIDOf is the session id of a transcript file: its name when that is
