@@ -155,8 +155,13 @@ func (e *expected) add(d map[string]any, seen map[string]bool) {
 		}
 		text := strings.Join(texts, "\n\n")
 		tt := strings.TrimSpace(text)
-		if strings.HasPrefix(tt, "[Request interrupted") || strings.HasPrefix(tt, "<") || strings.HasPrefix(tt, "Caveat:") || (tt == "" && images == 0) {
+		if strings.HasPrefix(tt, "[Request interrupted") || strings.HasPrefix(tt, "Caveat:") || (tt == "" && images == 0) {
 			return
+		}
+		for _, tag := range []string{"<command-", "<local-command-", "<bash-", "<task-notification", "<agent-notification"} {
+			if strings.HasPrefix(tt, tag) {
+				return
+			}
 		}
 		e.prompts = append(e.prompts, text)
 		e.turns++

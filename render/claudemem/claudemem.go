@@ -26,6 +26,9 @@
 // transcript has such an id). Observations and summaries are joined through
 // sdk_sessions.memory_session_id only, so rows orphaned under an earlier
 // memory id (claude-mem 13.4.0 without foreign keys) are not part of any session.
+//
+// Times are UTC, from claude-mem's *_epoch columns (milliseconds since the
+// Unix epoch), falling back to its ISO-8601 *_at columns.
 package claudemem
 
 import (
@@ -86,6 +89,7 @@ type Prompt struct {
 // Observation is one observations row, the observer's one-record summary of a
 // batch of tool calls. All text is raw and unstripped.
 type Observation struct {
+	// ID is observations.id, the id bottle lines show as [#id].
 	ID int64
 	// PromptNumber is the user prompt that was current when the batch's tool
 	// calls were ingested; 0 means NULL (activity before the first stored
@@ -112,6 +116,7 @@ type Observation struct {
 // Summary is one session_summaries row: claude-mem's generated summary of one
 // turn (one per Stop). It is not verbatim text and is raw and unstripped.
 type Summary struct {
+	// ID is session_summaries.id.
 	ID int64
 	// PromptNumber is the turn it summarises; 0 means NULL (13.25 writes such a
 	// summary, with an empty Request, for a turn whose prompt was fully private).

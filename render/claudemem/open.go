@@ -30,7 +30,7 @@ type DB struct {
 
 // Open opens the claude-mem database at path read-only.
 //
-// A missing file returns an error wrapping [fs.ErrNotExist], which callers
+// A missing file returns an error wrapping [io/fs.ErrNotExist], which callers
 // treat as standalone mode. A directory, a file that is not an SQLite database,
 // or an SQLite database without claude-mem's sdk_sessions table is an error.
 // Where SQLite cannot create the -shm/-wal files of a WAL database because the

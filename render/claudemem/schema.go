@@ -12,13 +12,14 @@ import (
 // Only column names from a fixed list are spliced in; values are always bound.
 // An empty string means the table is missing.
 //
-// Index use (EXPLAIN QUERY PLAN, pinned by TestQueryPlans): the session row by
-// idx_sdk_sessions_claude_id; prompts by idx_user_prompts_lookup /
-// idx_user_prompts_session (or, before v34, idx_user_prompts_claude_session);
-// observations and summaries by idx_observations_sdk_session /
-// idx_session_summaries_sdk_session, then a sort of that session's rows only;
-// observations by id through the primary key. Listing scans sdk_sessions and
-// runs per-session subqueries on the same indexes.
+// Index use (EXPLAIN QUERY PLAN, pinned by TestQueryPlans on the current and
+// older schemas): the session row by idx_sdk_sessions_claude_id; prompts by
+// idx_user_prompts_lookup (session_db_id, or content_session_id before v34);
+// observations and summaries by idx_observations_sdk_session and
+// idx_session_summaries_sdk_session, then a sort of that one session's rows;
+// observations by id through the primary key. Listing scans sdk_sessions (one
+// row per session) and runs per-session subqueries on the same indexes. With
+// 200,000 observations a session read takes about 1 ms (BenchmarkSession).
 type queries struct {
 	session      string // ?1 content_session_id
 	prompts      string // ?1 sdk_sessions.id (promptsByID) or content_session_id

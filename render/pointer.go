@@ -1,0 +1,193 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Limits of the SessionStart pointer (SPEC §4.1). Claude Code caps an
+// additionalContext value at 8,000 UTF-16 units and 200 lines in some paths
+// and at 10,000 characters in all (reference/transcript-format.md §12); a
+// pointer is about 1,500 units, so the caps only bind on hostile input.
+const (
+	PointerMaxUnits = 8000
+	PointerMaxLines = 200
+	// TaskMaxChars bounds the "Current task:" line's text, in characters.
+	TaskMaxChars = 300
+	// pathMaxUnits bounds the bottle path as shown (PATH_MAX is 4,096 bytes
+	// on Linux; a longer path could not be opened anyway).
+	pathMaxUnits = 4096
+)
+
+// One Read of Claude Code returns at most this much of a file
+// (reference/mcp-and-claude-code.md §3.7). Tokens are estimated as in the
+// budget (SPEC §3.6): UTF-8 bytes ÷ 3.
+const (
+	readMaxLines  = 2000
+	readMaxTokens = 25000
+)
+
+// PointerInput is what the pointer injected at SessionStart names.
+type PointerInput struct {
+	// BottlePath is the bottle's absolute path.
+	BottlePath string
+	// SessionID is the session the bottle belongs to.
+	SessionID string
+	// Mode selects the wording: ModeReconstructed warns that the assistant's
+	// replies are not preserved; anything else is worded as full mode.
+	Mode Mode
+	// CurrentTask is raw text: the latest claude-mem session summary (see
+	// [SummaryTask]) or the last genuine user prompt. Pointer cleans and
+	// bounds it with [TaskLine].
+	CurrentTask string
+	// NeedsPaging says the bottle is too long for one Read (see [NeedsPaging]).
+	NeedsPaging bool
+}
+
+// Pointer is the text a SessionStart hook injects after a compaction: read
+// the bottle and continue (SPEC §4.1). It is a pure function of p and stays
+// within [PointerMaxUnits] UTF-16 units and [PointerMaxLines] lines whatever
+// p holds.
+func Pointer(p PointerInput) string {
+	path := shownField(p.BottlePath, pathMaxUnits)
+	id := p.SessionID
+	if !ValidSessionID(id) {
+		id = shownField(id, 128)
+	}
+	task := TaskLine(p.CurrentTask)
+	if task == "" {
+		task = "not recorded — the end of the bottle shows where the session stopped."
+	}
+
+	var b strings.Builder
+	b.WriteString("# [bottle] Endless Mode — session continuation\n")
+	b.WriteString("Before doing anything else, Read this file and continue the session from where it ends:\n")
+	b.WriteString(path + "   (session " + id + ")\n")
+	if p.NeedsPaging {
+		b.WriteString("This bottle is longer than one Read allows (2,000 lines or 25,000 tokens): page through it\n" +
+			"  with read_bottle (MCP server \"bottle\", session_id " + id + "), or Read it in parts with offset and limit.\n")
+	}
+	if p.Mode == ModeReconstructed {
+		b.WriteString("- It is a partial reconstruction: only the user's messages are verbatim. Your own replies\n" +
+			"  were not preserved — do not assume prior phrasings. Session summary blocks are generated,\n" +
+			"  not your words.\n")
+		b.WriteString("- The last session summary describes where you left off; continue from there.\n")
+	} else {
+		b.WriteString("- It is the authoritative session record: verbatim conversation, with observations in place of\n" +
+			"  tool activity. Where it conflicts with the summary above, the bottle wins.\n")
+		b.WriteString("- The final assistant message in it was already delivered to the user. Do not repeat it or redo\n" +
+			"  work it describes as done — continue from its end state.\n")
+	}
+	b.WriteString("- The newest tool activity may still be settling into observations (pending lines are marked ⏳);\n" +
+		"  call render_bottle if the last few minutes look thin.\n")
+	b.WriteString("- Lines tagged [#id] expand on demand: expand_observation (MCP server \"bottle\"), passing\n" +
+		"  session_id " + id + ". If the file is too long for one Read, page it with read_bottle.\n")
+	b.WriteString("Current task: " + task + "\n")
+	return clampText(b.String(), PointerMaxUnits, PointerMaxLines)
+}
+
+// TaskLine turns raw text into the one line shown after "Current task:":
+// private blocks stripped (SPEC §6.1), invalid UTF-8 replaced, whitespace
+// and control characters collapsed to single spaces, and at most
+// [TaskMaxChars] characters, the last of them "…" when it was cut.
+func TaskLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	return oneLine(s, TaskMaxChars)
+}
+
+// SummaryTask words a claude-mem session summary as the current task: its
+// request and, when there are any, its next steps. Either may be empty; both
+// empty gives "".
+func SummaryTask(request, nextSteps string) string {
+	next := TaskLine(nextSteps)
+	if next == "" {
+		return TaskLine(request)
+	}
+	// Keep room for the next steps: they say where to go on from.
+	req := oneLine(TaskLine(request), TaskMaxChars/2)
+	if req == "" {
+		return "next steps: " + next
+	}
+	return req + " — next steps: " + next
+}
+
+// NeedsPaging reports whether a bottle is too long for one Read of Claude
+// Code: more than 2,000 lines or more than 25,000 tokens estimated as UTF-8
+// bytes ÷ 3.
+func NeedsPaging(md []byte) bool {
+	lines := bytes.Count(md, []byte("\n"))
+	if len(md) > 0 && md[len(md)-1] != '\n' {
+		lines++
+	}
+	return lines > readMaxLines || len(md)/3 > readMaxTokens
+}
+
+// shownField is a path or id as the pointer shows it on its one line:
+// invalid UTF-8 and control characters replaced by U+FFFD, and at most
+// maxUnits UTF-16 units, cut with "…".
+func shownField(s string, maxUnits int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if utf16Len(s) <= maxUnits {
+		return s
+	}
+	return cutUnits(s, maxUnits-1) + "…"
+}
+
+// clampText keeps at most maxLines lines and maxUnits UTF-16 units of s,
+// cutting at a rune boundary.
+func clampText(s string, maxUnits, maxLines int) string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			n++
+			if n == maxLines {
+				s = s[:i+1]
+				break
+			}
+		}
+	}
+	if utf16Len(s) > maxUnits {
+		s = cutUnits(s, maxUnits)
+	}
+	return s
+}
+
+// cutUnits returns the longest prefix of s of at most max UTF-16 units.
+func cutUnits(s string, max int) string {
+	units := 0
+	for i, r := range s {
+		units += utf16Units(r)
+		if units > max {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16Units(r)
+	}
+	return n
+}
+
+func utf16Units(r rune) int {
+	if n := utf16.RuneLen(r); n > 0 {
+		return n
+	}
+	return 1 // invalid runes are written as U+FFFD
+}
