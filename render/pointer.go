@@ -67,8 +67,8 @@ func Pointer(p PointerInput) string {
 	b.WriteString("Before doing anything else, Read this file and continue the session from where it ends:\n")
 	b.WriteString(path + "   (session " + id + ")\n")
 	if p.NeedsPaging {
-		b.WriteString("This bottle is longer than one Read allows (2,000 lines or 25,000 tokens): page through it\n" +
-			"  with read_bottle (MCP server \"bottle\", session_id " + id + "), or Read it in parts with offset and limit.\n")
+		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with read_bottle\n" +
+			"  (MCP server \"bottle\", session_id " + id + "), or Read it in parts with offset and limit.\n")
 	}
 	if p.Mode == ModeReconstructed {
 		b.WriteString("- It is a partial reconstruction: only the user's messages are verbatim. Your own replies\n" +

@@ -1,0 +1,199 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+const pointerID = "e179046d-7049-4ccf-9e8a-2fb2bb450298"
+
+func TestPointerGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		in     PointerInput
+	}{
+		{"pointer-full.golden", PointerInput{
+			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
+			SessionID:   pointerID,
+			Mode:        ModeFull,
+			CurrentTask: "Wire the  SessionStart hook\nand test it <private>sk-secret</private>on both CLI versions.",
+		}},
+		{"pointer-reconstructed.golden", PointerInput{
+			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
+			SessionID:   pointerID,
+			Mode:        ModeReconstructed,
+			CurrentTask: SummaryTask("Port the parser to Go", "add fuzz tests\n- run them in CI"),
+		}},
+		{"pointer-paging.golden", PointerInput{
+			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
+			SessionID:   pointerID,
+			Mode:        ModeFull,
+			CurrentTask: "Keep going.",
+			NeedsPaging: true,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			got := Pointer(tt.in)
+			golden(t, tt.golden, []byte(got))
+			if again := Pointer(tt.in); again != got {
+				t.Error("Pointer is not deterministic")
+			}
+			checkPointerCaps(t, got)
+			if strings.Contains(got, "sk-secret") {
+				t.Error("pointer leaks private text")
+			}
+			for _, s := range []string{tt.in.BottlePath + "   (session " + pointerID + ")", "session_id " + pointerID + "."} {
+				if !strings.Contains(got, s) {
+					t.Errorf("pointer lacks %q", s)
+				}
+			}
+		})
+	}
+}
+
+func TestPointerModes(t *testing.T) {
+	in := PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t"}
+	full := Pointer(in)
+	in.Mode = ModeReconstructed
+	recon := Pointer(in)
+	for _, s := range []string{"authoritative session record", "already delivered to the user"} {
+		if !strings.Contains(full, s) || strings.Contains(recon, s) {
+			t.Errorf("%q: want it in full mode only", s)
+		}
+	}
+	for _, s := range []string{"partial reconstruction", "The last session summary describes where you left off"} {
+		if strings.Contains(full, s) || !strings.Contains(recon, s) {
+			t.Errorf("%q: want it in reconstructed mode only", s)
+		}
+	}
+	if strings.Contains(full, "longer than one Read allows") {
+		t.Error("pointer asks to page a bottle that fits one Read")
+	}
+	if got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x"}); !strings.Contains(got, "\nCurrent task: not recorded") {
+		t.Errorf("no current task:\n%s", got)
+	}
+}
+
+// TestPointerCaps feeds hostile input: the pointer stays within Claude Code's
+// caps and on its lines.
+func TestPointerCaps(t *testing.T) {
+	huge := strings.Repeat("line\n", 10000) + strings.Repeat("𝄞", 20000)
+	tests := []struct {
+		name string
+		in   PointerInput
+	}{
+		{"HugeTask", PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: huge, NeedsPaging: true}},
+		{"HugePath", PointerInput{BottlePath: "/" + strings.Repeat("é/", 50000) + "x.md", SessionID: "x", CurrentTask: huge}},
+		{"NewlinesInPath", PointerInput{BottlePath: "/tmp/a\nb\r\nc\u2028d\x00e.md", SessionID: "x"}},
+		{"BadID", PointerInput{BottlePath: "/b/x.md", SessionID: strings.Repeat("../\n", 5000), Mode: ModeReconstructed}},
+		{"InvalidUTF8", PointerInput{BottlePath: "/b/\xff\xfe.md", SessionID: "x", CurrentTask: "\xff\xfe task \x1b[31m red"}},
+		{"Everything", PointerInput{BottlePath: strings.Repeat("\n", 100000), SessionID: strings.Repeat("\n", 100000), CurrentTask: huge, NeedsPaging: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Pointer(tt.in)
+			checkPointerCaps(t, got)
+			if n := strings.Count(got, "\n"); n > 14 {
+				t.Errorf("pointer has %d lines, want ≤ 14: input broke its line structure", n)
+			}
+			if !strings.HasPrefix(got, "# [bottle] Endless Mode — session continuation\n") {
+				t.Errorf("pointer lost its heading: %.200q", got)
+			}
+			if !strings.Contains(got, "\nCurrent task: ") {
+				t.Errorf("pointer lost its task line")
+			}
+			if !utf8.ValidString(got) {
+				t.Error("pointer is not valid UTF-8")
+			}
+		})
+	}
+}
+
+func checkPointerCaps(t *testing.T, got string) {
+	t.Helper()
+	if n := len(utf16.Encode([]rune(got))); n > PointerMaxUnits {
+		t.Errorf("pointer is %d UTF-16 units, want ≤ %d", n, PointerMaxUnits)
+	}
+	if n := strings.Count(got, "\n") + 1; n > PointerMaxLines {
+		t.Errorf("pointer has %d lines, want ≤ %d", n, PointerMaxLines)
+	}
+}
+
+func TestClampText(t *testing.T) {
+	s := strings.Repeat("ab\n", 500) + strings.Repeat("😀", 5000)
+	got := clampText(s, 8000, 200)
+	if n := strings.Count(got, "\n"); n != 200 || !strings.HasSuffix(got, "ab\n") {
+		t.Errorf("clampText kept %d lines", n)
+	}
+	got = clampText(strings.Repeat("😀", 5000), 8001, 200)
+	if n := len(utf16.Encode([]rune(got))); n != 8000 || !utf8.ValidString(got) {
+		t.Errorf("clampText kept %d units (valid UTF-8: %v), want 8000 whole runes", n, utf8.ValidString(got))
+	}
+}
+
+func TestTaskLine(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"Empty", "", ""},
+		{"Flattened", "  fix the\n\tparser \r\n now ", "fix the parser now"},
+		{"Private", "deploy <private>token=abc</private>to prod", "deploy to prod"},
+		{"UnclosedPrivate", "deploy <private>token=abc", "deploy"},
+		{"Controls", "a\x1b[31mb\x00c", "a [31mb c"},
+		{"InvalidUTF8", "a\xffb", "a\uFFFDb"},
+		{"LineSeparators", "a\u2028b\u0085c", "a b c"},
+		{"Long", strings.Repeat("x", 400), strings.Repeat("x", TaskMaxChars-1) + "…"},
+		{"LongWide", strings.Repeat("界", 400), strings.Repeat("界", TaskMaxChars-1) + "…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TaskLine(tt.in); got != tt.want {
+				t.Errorf("TaskLine(%.60q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if got := TaskLine(tt.in); TaskLine(got) != got {
+				t.Errorf("TaskLine is not idempotent on %q", got)
+			}
+		})
+	}
+}
+
+func TestSummaryTask(t *testing.T) {
+	tests := []struct{ req, next, want string }{
+		{"", "", ""},
+		{"Port the parser", "", "Port the parser"},
+		{"", "write tests", "next steps: write tests"},
+		{"Port the parser", "write\ntests", "Port the parser — next steps: write tests"},
+		{"<private>x</private>", "  ", ""},
+	}
+	for _, tt := range tests {
+		if got := SummaryTask(tt.req, tt.next); got != tt.want {
+			t.Errorf("SummaryTask(%q, %q) = %q, want %q", tt.req, tt.next, got, tt.want)
+		}
+	}
+	long := SummaryTask(strings.Repeat("r", 1000), "the next step")
+	if !strings.HasSuffix(TaskLine(long), "— next steps: the next step") {
+		t.Errorf("a long request crowds out the next steps: %q", TaskLine(long))
+	}
+}
+
+func TestNeedsPaging(t *testing.T) {
+	tests := []struct {
+		name string
+		md   string
+		want bool
+	}{
+		{"Empty", "", false},
+		{"Small", "# Session bottle\n", false},
+		{"2000Lines", strings.Repeat("x\n", 2000), false},
+		{"2001Lines", strings.Repeat("x\n", 2001), true},
+		{"2001LinesNoFinalNewline", strings.Repeat("x\n", 2000) + "x", true},
+		{"75000Bytes", strings.Repeat("x", 75000), false},
+		{"75003Bytes", strings.Repeat("x", 75003), true},
+	}
+	for _, tt := range tests {
+		if got := NeedsPaging([]byte(tt.md)); got != tt.want {
+			t.Errorf("%s: NeedsPaging = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
