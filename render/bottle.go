@@ -28,6 +28,10 @@ type Bottle struct {
 	// Prompt is always empty.
 	Preamble Turn
 	Turns    []Turn
+	// ConvTokens and TextTokens estimate the conversation the bottle
+	// replaces and its verbatim part (0 when unknown); the budget keeps
+	// digests from outweighing the conversation they stand for.
+	ConvTokens, TextTokens int
 }
 
 // Turn is one genuine user prompt and everything until the next one.
@@ -43,6 +47,8 @@ type Turn struct {
 	Summaries []Summary // reconstructed mode: generated summaries of this turn
 	// NoReply marks reconstructed turns, whose assistant text is not preserved.
 	NoReply bool
+
+	fold fold // how far the budget folded this turn
 }
 
 // Said is text the user typed outside a prompt: mid-turn, or as the
@@ -71,6 +77,8 @@ type Item struct {
 	ID   string // "t17" or "102401"
 	Text string
 	Time time.Time
+	// short: the budget shortened this line (the full text is one expand away).
+	short bool
 }
 
 // Summary is a claude-mem session summary (generated, never verbatim).
@@ -82,7 +90,8 @@ type Summary struct {
 // fromTranscript builds a full-mode bottle from a transcript with tool
 // digests standing for tool activity.
 func fromTranscript(t *Transcript) *Bottle {
-	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull}
+	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull,
+		ConvTokens: EstimateTokens(t.TextBytes + t.ToolBytes), TextTokens: EstimateTokens(t.TextBytes)}
 	cur := &b.Preamble
 	add := func(it Item) { cur.Happened = append(cur.Happened, it) }
 	for _, e := range t.Events {
@@ -160,6 +169,9 @@ func itemLine(it Item, tf *timeFmt) string {
 	const max = 200
 	switch it.Kind {
 	case ItemTool:
+		if it.short {
+			return "- [#" + it.ID + "] " + shortDigest(it.Text)
+		}
 		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
 	case ItemPending:
 		return "- ⏳ [#" + it.ID + "] " + oneLine(it.Text, max)

@@ -120,7 +120,7 @@ func TestCorpusDatabases(t *testing.T) {
 			dbs[name] = copyDB(t, name)
 		}
 		t.Run(name+"/"+e.ContentSessionID, func(t *testing.T) {
-			o := Options{SessionID: e.ContentSessionID, DBPath: dbs[name], TranscriptPath: e.transcriptOf(t), Now: fixedNow, Location: time.UTC}
+			o := Options{SessionID: e.ContentSessionID, DBPath: dbs[name], TranscriptPath: e.transcriptOf(t), Now: fixedNow, Location: time.UTC, BudgetTokens: -1}
 			res, err := Render(context.Background(), o)
 			if err != nil {
 				t.Fatalf("Render: %v", err)

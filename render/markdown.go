@@ -9,15 +9,29 @@ import (
 // markdown writes a bottle. loc is the zone of the times shown.
 func markdown(b *Bottle, loc *time.Location) []byte {
 	var w bytes.Buffer
+	tf := newTimeFmt(b, loc)
+	writeHeader(&w, b, loc)
+	for i := 0; i < len(b.Turns); i++ {
+		if b.Turns[i].fold == foldGroup {
+			j := i
+			for j+1 < len(b.Turns) && b.Turns[j+1].fold == foldGroup {
+				j++
+			}
+			writeGroup(&w, b.Turns[i:j+1], b.Mode, tf)
+			i = j
+			continue
+		}
+		writeTurn(&w, &b.Turns[i], b.Mode, tf)
+	}
+	return w.Bytes()
+}
+
+func newTimeFmt(b *Bottle, loc *time.Location) *timeFmt {
 	tf := &timeFmt{loc: loc}
 	if !b.Started.IsZero() {
 		tf.last = b.Started.In(loc).Format("2006-01-02")
 	}
-	writeHeader(&w, b, loc)
-	for i := range b.Turns {
-		writeTurn(&w, &b.Turns[i], b.Mode, tf)
-	}
-	return w.Bytes()
+	return tf
 }
 
 func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
@@ -48,9 +62,11 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 	p := &b.Preamble
 	if len(p.MidTurn)+len(p.Happened)+len(p.Reply)+len(p.Summaries) > 0 {
 		w.WriteString("\n## Before the first prompt\n")
-		tf := &timeFmt{loc: loc}
-		if !b.Started.IsZero() {
-			tf.last = b.Started.In(loc).Format("2006-01-02")
+		tf := newTimeFmt(b, loc)
+		if p.fold != foldNone {
+			writeFolded(w, p, b.Mode, tf)
+			w.WriteString("\n---\n")
+			return
 		}
 		writeSaid(w, p, tf)
 		writeHappened(w, p, tf)
@@ -97,6 +113,15 @@ func writeReply(w *bytes.Buffer, t *Turn) {
 	}
 }
 
+// A first prompt longer than longFirstPrompt bytes is not repeated in turn
+// 1: it stands verbatim under Original request, and writing it twice would
+// cost more than the rest of many bottles.
+const (
+	noReply         = "_(no reply text in the transcript)_"
+	longFirstPrompt = 600
+	sameAsOriginal  = "_(the Original request above, verbatim)_"
+)
+
 // writePrompt writes a turn's prompt body (without heading).
 func writePrompt(w *bytes.Buffer, t *Turn) {
 	body := Verbatim(t.Prompt)
@@ -114,8 +139,18 @@ func writePrompt(w *bytes.Buffer, t *Turn) {
 }
 
 func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
+	if t.fold != foldNone {
+		w.WriteByte('\n')
+		writeFolded(w, t, mode, tf)
+		w.WriteString("\n---\n")
+		return
+	}
 	w.WriteString("\n**User** (" + tf.format(t.Time) + ")\n\n")
-	writePrompt(w, t)
+	if t.N == 1 && len(Verbatim(t.Prompt)) > longFirstPrompt {
+		w.WriteString(sameAsOriginal + "\n")
+	} else {
+		writePrompt(w, t)
+	}
 	writeSaid(w, t, tf)
 	writeHappened(w, t, tf)
 	if mode == ModeReconstructed {
@@ -131,7 +166,7 @@ func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 	}
 	w.WriteString("\n**Assistant** (" + tf.format(when) + ")\n\n")
 	if len(t.Reply) == 0 {
-		w.WriteString("_(no reply text in the transcript)_\n")
+		w.WriteString(noReply + "\n")
 	}
 	writeReply(w, t)
 	w.WriteString("\n---\n")

@@ -5,6 +5,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -46,6 +47,12 @@ type Options struct {
 // DefaultBudgetTokens is the default bottle budget in estimated tokens.
 const DefaultBudgetTokens = 20000
 
+// What Claude Code's Read returns at most in one call.
+const (
+	ReadMaxTokens = 25000
+	ReadMaxLines  = 2000
+)
+
 // Result is a rendered bottle and what went into it.
 type Result struct {
 	SessionID      string
@@ -57,6 +64,11 @@ type Result struct {
 	Digests        int // [#tN] digest lines
 	Pending        int // ⏳ pending lines
 	Folded         int // turns folded to fit the budget
+	Tokens         int // estimated tokens of Markdown (UTF-8 bytes / 3)
+	Lines          int // lines of Markdown
+	// NeedsPaging: the bottle exceeds one Read (a single huge final
+	// message); it must be paged with read_bottle.
+	NeedsPaging bool
 	// Compacted: the transcript holds a compaction (boundary or summary).
 	Compacted bool
 	// LastPrompt is the last genuine user prompt, raw (strip before use).
@@ -175,7 +187,14 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 			Completed: sm.Completed, NextSteps: sm.NextSteps, Notes: sm.Notes, Time: sm.Created}
 	}
 	countItems(b, res)
-	res.Markdown = markdown(b, o.Location)
+	budget := o.BudgetTokens
+	if budget == 0 {
+		budget = DefaultBudgetTokens
+	}
+	res.Markdown, res.Folded = fitBudget(b, o.Location, budget)
+	res.Tokens = EstimateTokens(len(res.Markdown))
+	res.Lines = bytes.Count(res.Markdown, []byte("\n"))
+	res.NeedsPaging = res.Tokens > ReadMaxTokens || res.Lines > ReadMaxLines
 	return res, nil
 }
 
@@ -237,6 +256,20 @@ func SessionIDOf(path string, t *Transcript) string {
 // file (a directory, a FIFO, a device) is refused before it is opened, so a
 // FIFO cannot block the reader.
 func ReadTranscriptFile(ctx context.Context, path string) (*Transcript, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := ReadTranscript(ctxReader{ctx, f}, defaultDigester)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// openRegular opens a transcript, refusing anything but a regular file.
+func openRegular(path string) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
@@ -248,12 +281,7 @@ func ReadTranscriptFile(ctx context.Context, path string) (*Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
-	defer f.Close()
-	t, err := ReadTranscript(ctxReader{ctx, f}, defaultDigester)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", path, err)
-	}
-	return t, nil
+	return f, nil
 }
 
 // ctxReader stops a read when its context is done.

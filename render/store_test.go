@@ -187,3 +187,10 @@ func TestEnvDirs(t *testing.T) {
 		t.Errorf("DataDir with a malformed settings file = %q, want %q", got, want)
 	}
 }
+
+func writeFile(tb testing.TB, path, content string) {
+	tb.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+}

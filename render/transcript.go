@@ -96,6 +96,9 @@ type Transcript struct {
 	Events      []Event
 	Tools       []ToolCall
 	Compactions int // compact boundaries and compact summaries seen
+	// TextBytes and ToolBytes measure the conversation the bottle replaces:
+	// user and assistant text; tool_use input and tool_result content.
+	TextBytes, ToolBytes int
 	Prompts     int
 	Diag        Diagnostics
 }
@@ -162,7 +165,24 @@ type ToolDigester func(name string, input json.RawMessage, result string, hasRes
 // ReadTranscript reads a transcript stream. It fails only when r fails; every
 // problem inside the data is skipped and counted in Transcript.Diag.
 func ReadTranscript(r io.Reader, dig ToolDigester) (*Transcript, error) {
+	return readTranscript(r, dig, nil)
+}
+
+// ToolDetail is one tool call in full, kept only when expansion asks for it.
+type ToolDetail struct {
+	Name      string
+	Time      time.Time
+	Input     json.RawMessage
+	HasResult bool
+	Result    string
+	IsError   bool
+}
+
+// readTranscript reads a transcript; the tool calls whose indexes are keys
+// of capture are kept in full in it.
+func readTranscript(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail) (*Transcript, error) {
 	p := newParser(dig)
+	p.capture = capture
 	br := bufio.NewReaderSize(r, 256<<10)
 	var buf []byte
 	for {
@@ -225,6 +245,7 @@ type parser struct {
 	tools    map[string]int // tool_use id -> index into t.Tools
 	pending  map[string]pendingCall
 	lastWasC bool // the previous rendered event was a compaction
+	capture  map[int]*ToolDetail
 }
 
 // pendingCall keeps a tool_use's input until its result arrives.
@@ -348,6 +369,7 @@ func (p *parser) user(l *line, ts time.Time) {
 			if isBlank(txt) {
 				continue
 			}
+			p.t.TextBytes += len(txt)
 			p.emit(Event{Kind: EvMidTurn, Time: ts, Text: txt})
 		}
 		return
@@ -360,6 +382,7 @@ func (p *parser) user(l *line, ts time.Time) {
 		return
 	}
 	ev.Time = ts
+	p.t.TextBytes += len(ev.Text)
 	if ev.Kind == EvPrompt {
 		p.t.Prompts++
 	}
@@ -403,6 +426,7 @@ func (p *parser) assistant(l *line, ts time.Time) {
 				continue
 			}
 			seen[b.Text] = struct{}{}
+			p.t.TextBytes += len(b.Text)
 			i, ok := p.msgs[id]
 			if !ok {
 				p.emit(Event{Kind: EvAssistant, Time: ts})
@@ -420,6 +444,10 @@ func (p *parser) assistant(l *line, ts time.Time) {
 			p.tools[b.ID] = len(p.t.Tools)
 			p.t.Tools = append(p.t.Tools, ToolCall{ID: b.ID, Name: b.Name, Time: ts})
 			p.pending[b.ID] = pendingCall{input: append(json.RawMessage(nil), b.Input...)}
+			p.t.ToolBytes += len(b.Input)
+			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
+				p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.Name, Time: ts, Input: append(json.RawMessage(nil), b.Input...)}
+			}
 			p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})
 		}
 	}
@@ -442,8 +470,12 @@ func (p *parser) result(r toolResult) {
 		return // a second result for the same call
 	}
 	delete(p.pending, r.id)
+	p.t.ToolBytes += len(r.text)
 	tc := &p.t.Tools[i]
 	tc.HasResult, tc.IsError = true, r.isError
+	if d := p.capture[i]; d != nil {
+		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
+	}
 	if p.dig != nil {
 		tc.Digest, tc.Pending = p.dig(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
 	}

@@ -1,0 +1,314 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// fold is how far a turn is folded to fit the budget (SPEC §3.6).
+type fold int
+
+const (
+	foldNone     fold = iota
+	foldMessages      // user and assistant text as one line each ([#uN], [#aN])
+	foldAll           // and its activity lines as one line of ids
+	foldGroup         // merged with neighbouring grouped turns into one line of id ranges
+)
+
+// Budget limits: a bottle must fit one Read (≤ 2,000 lines, ≤ 25,000
+// tokens); the default leaves headroom.
+const (
+	MaxLines = 1800
+	// foldChars is how much of a folded message its line shows.
+	foldChars = 100
+)
+
+// EstimateTokens is bottle's conservative token estimate: UTF-8 bytes / 3
+// (code and CJK run near 3 bytes per token).
+func EstimateTokens(n int) int { return (n + 2) / 3 }
+
+func fits(size, lines, budget int) bool {
+	return EstimateTokens(size) <= budget && lines <= MaxLines
+}
+
+// fitBudget renders b within budget tokens and MaxLines, folding the oldest
+// turns first: their messages to one line each, then their activity lines
+// to one line of ids. The header, the Original request, the last turn (the
+// last prompt and the final assistant message) are never folded. It returns
+// the markdown and how many turns it folded. budget <= 0 renders everything.
+func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int) {
+	md := markdown(b, loc)
+	if budget <= 0 {
+		return md, 0
+	}
+	md = shortenDigests(b, loc, md)
+	if fits(len(md), bytes.Count(md, []byte("\n")), budget) {
+		return md, 0
+	}
+	// Candidates, oldest first: the preamble, then every turn but the last.
+	var order []*Turn
+	if len(b.Preamble.MidTurn)+len(b.Preamble.Happened)+len(b.Preamble.Reply)+len(b.Preamble.Summaries) > 0 {
+		order = append(order, &b.Preamble)
+	}
+	for i := 0; i+1 < len(b.Turns); i++ {
+		order = append(order, &b.Turns[i])
+	}
+	size, lines := len(md), bytes.Count(md, []byte("\n"))
+	measure := func(t *Turn) (int, int) {
+		if t.fold == foldGroup {
+			return 0, 0 // one shared line for the whole run
+		}
+		var w bytes.Buffer
+		writeTurn(&w, t, b.Mode, newTimeFmt(b, loc))
+		return w.Len(), bytes.Count(w.Bytes(), []byte("\n"))
+	}
+	folded := map[*Turn]bool{}
+	// Estimate with per-turn sizes, then check the real render; time
+	// prefixes can differ by a few bytes, so keep folding until it fits.
+	for _, level := range []fold{foldMessages, foldAll, foldGroup} {
+		for _, t := range order {
+			if fits(size, lines, budget) {
+				break
+			}
+			if level == foldGroup && t.N == 0 {
+				continue // the preamble sits in the header; it cannot join a group
+			}
+			s0, l0 := measure(t)
+			prev := t.fold
+			t.fold = level
+			s1, l1 := measure(t)
+			if s1 >= s0 && l1 >= l0 {
+				t.fold = prev
+				continue
+			}
+			size, lines = size-s0+s1, lines-l0+l1
+			folded[t] = true
+		}
+		md = markdown(b, loc)
+		size, lines = len(md), bytes.Count(md, []byte("\n"))
+		if fits(size, lines, budget) {
+			return md, len(folded)
+		}
+	}
+	// The estimates were short: group one more turn at a time.
+	for _, t := range order {
+		if fits(size, lines, budget) {
+			break
+		}
+		if t.N == 0 || t.fold == foldGroup {
+			continue
+		}
+		t.fold = foldGroup
+		folded[t] = true
+		md = markdown(b, loc)
+		size, lines = len(md), bytes.Count(md, []byte("\n"))
+	}
+	return md, len(folded)
+}
+
+// writeGroup writes a run of grouped turns as one line of id ranges.
+func writeGroup(w *bytes.Buffer, run []Turn, mode Mode, tf *timeFmt) {
+	first, last := &run[0], &run[len(run)-1]
+	var tools, obs []string
+	for i := range run {
+		for _, it := range run[i].Happened {
+			switch it.Kind {
+			case ItemTool, ItemPending:
+				tools = append(tools, it.ID)
+			case ItemObservation:
+				obs = append(obs, it.ID)
+			}
+		}
+	}
+	span := func(p string) string {
+		if first.N == last.N {
+			return "#" + p + strconv.Itoa(first.N)
+		}
+		return "#" + p + strconv.Itoa(first.N) + "–#" + p + strconv.Itoa(last.N)
+	}
+	parts := []string{"user " + span("u")}
+	if mode != ModeReconstructed {
+		parts = append(parts, "assistant "+span("a"))
+	}
+	if len(tools) > 0 {
+		parts = append(parts, fmt.Sprintf("%d tool calls %s", len(tools), idRanges(tools)))
+	}
+	if len(obs) > 0 {
+		parts = append(parts, fmt.Sprintf("%d observations %s", len(obs), idRanges(obs)))
+	}
+	from := tf.format(first.Time)
+	to := tf.format(last.Time)
+	fmt.Fprintf(w, "\n- ↳ folded: turns %d–%d (%s–%s): %s\n\n---\n", first.N, last.N, from, to, strings.Join(parts, "; "))
+}
+
+// writeFolded writes a folded turn: a line for the user's words, its
+// activity (or one line of ids), and a line for the assistant's reply.
+func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
+	n := strconv.Itoa(t.N)
+	if user := userText(t); user != "" || t.N > 0 {
+		if user == "" {
+			user = "_(private or empty)_"
+		}
+		w.WriteString("- [#u" + n + "] User (" + tf.format(t.Time) + "): " + oneLine(user, foldChars) + "\n")
+	}
+	if t.fold >= foldAll {
+		if l := foldedItems(t.Happened); l != "" {
+			w.WriteString(l + "\n")
+		}
+	} else {
+		for _, it := range t.Happened {
+			w.WriteString(itemLine(it, tf) + "\n")
+		}
+	}
+	if mode == ModeReconstructed {
+		for _, s := range t.Summaries {
+			w.WriteString("- ↳ summary (generated): " + oneLine(s.Request+" → "+s.Completed, foldChars) + "\n")
+		}
+		return
+	}
+	if len(t.Reply) > 0 {
+		when := t.ReplyTime
+		if when.IsZero() {
+			when = t.Time
+		}
+		w.WriteString("- [#a" + n + "] Assistant (" + tf.format(when) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
+	}
+}
+
+// userText is everything the user wrote in a turn: the prompt, then text
+// typed mid-turn and slash commands, in order. [#uN] expands to it.
+func userText(t *Turn) string {
+	parts := make([]string, 0, 1+len(t.MidTurn))
+	if strings.TrimSpace(t.Prompt) != "" {
+		parts = append(parts, t.Prompt)
+	}
+	for _, s := range t.MidTurn {
+		parts = append(parts, s.Text)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// foldedItems lists a turn's activity ids on one line.
+func foldedItems(items []Item) string {
+	var tools, obs []string
+	notes := 0
+	for _, it := range items {
+		switch it.Kind {
+		case ItemTool, ItemPending:
+			tools = append(tools, it.ID)
+		case ItemObservation:
+			obs = append(obs, it.ID)
+		default:
+			notes++
+		}
+	}
+	var parts []string
+	if len(tools) > 0 {
+		parts = append(parts, fmt.Sprintf("%d tool calls %s", len(tools), idRanges(tools)))
+	}
+	if len(obs) > 0 {
+		parts = append(parts, fmt.Sprintf("%d observations %s", len(obs), idRanges(obs)))
+	}
+	if notes > 0 {
+		parts = append(parts, fmt.Sprintf("%d notes", notes))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "- ↳ folded: " + strings.Join(parts, "; ")
+}
+
+// idRanges writes ids compactly, runs of consecutive numbers as ranges:
+// "#t3–#t7 #t9", "#101–#104 #120".
+func idRanges(ids []string) string {
+	num := func(id string) (string, int) {
+		p := strings.TrimRight(id, "0123456789")
+		n, _ := strconv.Atoi(id[len(p):])
+		return p, n
+	}
+	var out []string
+	for i := 0; i < len(ids); {
+		p, n := num(ids[i])
+		j := i
+		for j+1 < len(ids) {
+			q, m := num(ids[j+1])
+			if q != p || m != n+(j+1-i) {
+				break
+			}
+			j++
+		}
+		if j > i {
+			out = append(out, "#"+ids[i]+"–#"+ids[j])
+		} else {
+			out = append(out, "#"+ids[i])
+		}
+		i = j + 1
+	}
+	return strings.Join(out, " ")
+}
+
+// keepFullDigests is how many of the newest digest lines the ratio rule
+// never shortens.
+const keepFullDigests = 8
+
+// shortenDigests keeps tool digests from outweighing the conversation they
+// replace: while the bottle is over a tenth of the conversation (or, when
+// the verbatim text alone is more, over 125 % of that text), the oldest
+// digest lines are shortened — tool, a short salient part and the outcome.
+// Verbatim text is never touched here; every id still expands.
+func shortenDigests(b *Bottle, loc *time.Location, md []byte) []byte {
+	if b.ConvTokens == 0 {
+		return md
+	}
+	target := max(b.ConvTokens/10, b.TextTokens*5/4)
+	size := len(md)
+	if EstimateTokens(size) <= target {
+		return md
+	}
+	var items []*Item
+	collect := func(t *Turn) {
+		for i := range t.Happened {
+			if t.Happened[i].Kind == ItemTool {
+				items = append(items, &t.Happened[i])
+			}
+		}
+	}
+	collect(&b.Preamble)
+	for i := range b.Turns {
+		collect(&b.Turns[i])
+	}
+	tf := newTimeFmt(b, loc)
+	for i := 0; i+keepFullDigests < len(items) && EstimateTokens(size) > target; i++ {
+		it := items[i]
+		full := len(itemLine(*it, tf))
+		it.short = true
+		size -= full - len(itemLine(*it, tf))
+	}
+	return markdown(b, loc)
+}
+
+// shortDigest shortens a digest "<Tool>: <salient> — <outcome>": a path
+// keeps its last element, anything else its first 28 characters.
+func shortDigest(d string) string {
+	d = oneLine(d, 200)
+	tool, rest, ok := strings.Cut(d, ": ")
+	if !ok {
+		return oneLine(d, 48)
+	}
+	salient, outcome := rest, ""
+	if i := strings.LastIndex(rest, " — "); i >= 0 {
+		salient, outcome = rest[:i], rest[i:]
+	}
+	if !strings.ContainsAny(salient, " \t") && strings.Contains(salient, "/") {
+		salient = salient[strings.LastIndex(salient, "/")+1:]
+	} else {
+		salient = oneLine(salient, 28)
+	}
+	if outcome != "" {
+		outcome = " " + oneLine(outcome, 32)
+	}
+	return tool + ": " + salient + outcome
+}
