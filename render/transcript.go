@@ -99,8 +99,8 @@ type Transcript struct {
 	// TextBytes and ToolBytes measure the conversation the bottle replaces:
 	// user and assistant text; tool_use input and tool_result content.
 	TextBytes, ToolBytes int
-	Prompts     int
-	Diag        Diagnostics
+	Prompts              int
+	Diag                 Diagnostics
 }
 
 // line is the narrow shape of a transcript line the reader decodes. Unknown
