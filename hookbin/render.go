@@ -19,9 +19,10 @@ func runRender(ctx context.Context, args []string, env render.Env, stdout, stder
 	transcript := fs.String("transcript", "", "transcript `path` (default: found by session id under $CLAUDE_CONFIG_DIR or ~/.claude)")
 	out := fs.String("out", "", "write the bottle to `path` instead of the bottles dir; - prints it")
 	db := fs.String("db", "", "claude-mem database `path` (default: <claude-mem data>/claude-mem.db when it exists)")
+	budget := fs.Int("budget", render.DefaultBudgetTokens, "fold the oldest turns to fit `N` estimated tokens; 0 renders everything")
 	example := fs.Bool("example", false, "print the bottle of the example session embedded in hookbin")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--example]")
+		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--example]")
 		fmt.Fprintln(stdout, "\nRenders a session's bottle into the bottles dir ($BOTTLE_DIR, else <claude-mem data>/bottles) and prints its path.")
 		fs.PrintDefaults()
 	}
@@ -43,7 +44,10 @@ func runRender(ctx context.Context, args []string, env render.Env, stdout, stder
 	if len(pos) > 1 {
 		return exitError{code: 2, msg: "render takes one session id or transcript file (run hookbin render --help)"}
 	}
-	o := render.Options{Env: env, TranscriptPath: *transcript, DBPath: *db}
+	o := render.Options{Env: env, TranscriptPath: *transcript, DBPath: *db, BudgetTokens: *budget}
+	if *budget <= 0 {
+		o.BudgetTokens = -1
+	}
 	if len(pos) == 1 {
 		arg := pos[0]
 		if strings.HasSuffix(arg, ".jsonl") || strings.ContainsAny(arg, `/\`) {

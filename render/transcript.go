@@ -181,6 +181,12 @@ type ToolDetail struct {
 // readTranscript reads a transcript; the tool calls whose indexes are keys
 // of capture are kept in full in it.
 func readTranscript(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail) (*Transcript, error) {
+	return readUntil(r, dig, capture, false)
+}
+
+// readUntil reads a transcript; with firstPrompt it stops at the first
+// genuine prompt.
+func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, firstPrompt bool) (*Transcript, error) {
 	p := newParser(dig)
 	p.capture = capture
 	br := bufio.NewReaderSize(r, 256<<10)
@@ -194,6 +200,9 @@ func readTranscript(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail) 
 			p.t.Diag.Oversized++
 		} else if len(bytes.TrimSpace(data)) > 0 {
 			p.line(data, torn)
+			if firstPrompt && p.t.Prompts > 0 {
+				break
+			}
 		}
 		if err == io.EOF {
 			break

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"bottle/render"
+)
+
+func runExpand(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("expand", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	session := fs.String("session", "", "the `id` of the session the ids belong to (needed for t/u/a ids)")
+	transcript := fs.String("transcript", "", "transcript `path` (default: found by --session)")
+	db := fs.String("db", "", "claude-mem database `path` (default: <claude-mem data>/claude-mem.db)")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: hookbin expand ID... [--session S] [--transcript P] [--db P]")
+		fmt.Fprintln(stdout, "\nPrints the full record behind bottle ids: observations (102401 or #102401), tool calls (t17),")
+		fmt.Fprintln(stdout, "a turn's user words (u3) or its assistant reply (a3). Private text is stripped.")
+		fs.PrintDefaults()
+	}
+	ids, err := parseArgs(fs, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(ids) == 0 {
+		return exitError{code: 2, msg: "expand needs at least one id (run hookbin expand --help)"}
+	}
+	o := render.Options{Env: env, SessionID: *session, TranscriptPath: *transcript, DBPath: *db}
+	exps, err := render.Expand(ctx, o, ids)
+	if err != nil {
+		return err
+	}
+	missing := 0
+	for i, e := range exps {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if !e.Found {
+			missing++
+			fmt.Fprintf(stdout, "## [#%s] not expanded: %s\n", e.ID, e.Missing)
+			continue
+		}
+		fmt.Fprintf(stdout, "## [#%s]\n%s", e.ID, e.Text)
+		if len(e.Text) > 0 && e.Text[len(e.Text)-1] != '\n' {
+			fmt.Fprintln(stdout)
+		}
+	}
+	if missing == len(exps) {
+		return exitError{code: 1}
+	}
+	return nil
+}

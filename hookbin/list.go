@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"text/tabwriter"
+
+	"bottle/render"
+)
+
+func runList(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	project := fs.String("project", "", "list only the sessions of the project at `dir`")
+	db := fs.String("db", "", "claude-mem database `path` (default: <claude-mem data>/claude-mem.db)")
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, "usage: hookbin list [--project DIR] [--db P]")
+		fmt.Fprintln(stdout, "\nLists every session with a transcript and/or claude-mem records: the mode it renders in, last activity, counts and first prompt.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(pos) > 0 {
+		return exitError{code: 2, msg: "list takes no arguments (run hookbin list --help)"}
+	}
+	dir := *project
+	if dir != "" {
+		if dir, err = filepath.Abs(dir); err != nil {
+			return err
+		}
+	}
+	list, notes, err := render.List(ctx, env, *db, dir)
+	if err != nil {
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, "hookbin: "+n)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stdout, "no sessions found (transcripts under "+env.ProjectsDir()+", claude-mem database "+orNone(*db, env.DBPath())+")")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT")
+	for _, l := range list {
+		counts := "-\t-\t-"
+		if l.Stored {
+			counts = fmt.Sprintf("%d\t%d\t%d", l.Prompts, l.Observations, l.Summaries)
+		}
+		size := "-"
+		if l.TranscriptPath != "" {
+			size = fmt.Sprintf("%d KB", (l.TranscriptBytes+1023)/1024)
+		}
+		when := "-"
+		if !l.LastActivity.IsZero() {
+			when = l.LastActivity.Local().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.ID, l.Mode, when, counts, size, l.FirstPrompt)
+	}
+	return tw.Flush()
+}
+
+func orNone(a, b string) string {
+	if a != "" {
+		return a
+	}
+	if b != "" {
+		return b
+	}
+	return "none"
+}

@@ -1,0 +1,142 @@
+package render
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"bottle/render/claudemem"
+)
+
+// Listing describes one session for `hookbin list`.
+type Listing struct {
+	ID string
+	// Mode is what the session can render in: full with a transcript,
+	// reconstructed from claude-mem's records alone.
+	Mode           Mode
+	TranscriptPath string
+	// Project is the transcript's folder under <config>/projects, or
+	// claude-mem's project name.
+	Project string
+	// FirstPrompt is stripped and flattened to one line.
+	FirstPrompt  string
+	LastActivity time.Time
+	// Stored says claude-mem holds the session; the counts are its rows.
+	Stored                           bool
+	Prompts, Observations, Summaries int
+	TranscriptBytes                  int64
+}
+
+// List lists every session with a transcript and/or stored data, newest
+// activity first. With projectDir, only that project's sessions. A missing
+// database lists transcripts only; an unreadable one is reported in notes.
+func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listing, notes []string, err error) {
+	byID := map[string]*Listing{}
+	var dirs []string
+	if projectDir != "" {
+		dirs = ProjectDirs(env, projectDir)
+	} else {
+		entries, err := os.ReadDir(env.ProjectsDir())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join(env.ProjectsDir(), e.Name()))
+			}
+		}
+	}
+	for _, dir := range dirs {
+		for _, r := range transcriptsIn(dir) {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			l := &Listing{ID: r.ID, Mode: ModeFull, TranscriptPath: r.Transcript, Project: filepath.Base(dir), LastActivity: r.Modified}
+			if fi, err := os.Stat(r.Transcript); err == nil {
+				l.TranscriptBytes = fi.Size()
+			}
+			l.FirstPrompt = firstPromptOf(ctx, r.Transcript)
+			if prev, ok := byID[r.ID]; !ok || l.LastActivity.After(prev.LastActivity) {
+				byID[r.ID] = l
+			}
+		}
+	}
+	if dbPath == "" {
+		dbPath = env.DBPath()
+	}
+	if dbPath != "" {
+		db, err := claudemem.Open(ctx, dbPath)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			notes = append(notes, "claude-mem database unreadable: "+err.Error())
+		default:
+			defer db.Close()
+			project := ""
+			if projectDir != "" {
+				project = ClaudeMemProject(projectDir)
+			}
+			stored, err := db.Sessions(ctx, project)
+			if err != nil {
+				notes = append(notes, "claude-mem database unreadable: "+err.Error())
+			}
+			for _, s := range stored {
+				if !ValidSessionID(s.ContentSessionID) || s.Platform != "" && s.Platform != "claude" {
+					continue
+				}
+				l, ok := byID[s.ContentSessionID]
+				if !ok {
+					if s.Prompts == 0 && s.Observations == 0 {
+						continue // nothing to render
+					}
+					l = &Listing{ID: s.ContentSessionID, Mode: ModeReconstructed, Project: s.Project, LastActivity: s.LastActivity}
+					byID[s.ContentSessionID] = l
+				}
+				l.Stored = true
+				l.Prompts, l.Observations, l.Summaries = s.Prompts, s.Observations, s.Summaries
+				if l.FirstPrompt == "" {
+					l.FirstPrompt = oneLine(s.FirstPrompt, 100)
+				}
+				if s.LastActivity.After(l.LastActivity) {
+					l.LastActivity = s.LastActivity
+				}
+			}
+		}
+	}
+	for _, l := range byID {
+		out = append(out, *l)
+	}
+	slices.SortFunc(out, func(a, b Listing) int {
+		return cmp.Or(b.LastActivity.Compare(a.LastActivity), strings.Compare(a.ID, b.ID))
+	})
+	return out, notes, nil
+}
+
+// firstPromptOf reads a transcript up to its first genuine prompt.
+func firstPromptOf(ctx context.Context, path string) string {
+	f, err := openRegular(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	t, err := readUntil(ctxReader{ctx, f}, nil, nil, true)
+	if err != nil {
+		return ""
+	}
+	for _, e := range t.Events {
+		if e.Kind == EvPrompt {
+			s := oneLine(e.Text, 100)
+			if s == "" {
+				s = "(private)"
+			}
+			return s
+		}
+	}
+	return ""
+}
