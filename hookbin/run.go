@@ -33,7 +33,10 @@ Hooks (registered in Claude Code by "hookbin install"; read a JSON payload on st
 
 Commands:
   render [SESSION|FILE.jsonl]  render a bottle (render --help for flags)
+  list [--project DIR]         list sessions with a transcript and/or claude-mem records
+  expand ID... [--session S]   print the full record behind [#id]s
   install / uninstall          register bottle's hooks and MCP server in Claude Code
+  doctor                       check what is found, registered and working
   --version                    print the version
 
 Run "hookbin <command> --help" for a command's flags.
@@ -55,10 +58,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return nil
 	case "render":
 		return runRender(ctx, rest, env, stdout, stderr)
+	case "list":
+		return runList(ctx, rest, env, stdout, stderr)
+	case "expand":
+		return runExpand(ctx, rest, env, stdout, stderr)
 	case "install":
 		return runInstall(ctx, rest, env, stdout, stderr)
 	case "uninstall":
 		return runUninstall(ctx, rest, env, stdout, stderr)
+	case "session-start":
+		return runSessionStart(ctx, rest, env, stdin, stdout)
+	case "stop":
+		return runStop(ctx, rest, env, stdin, stdout)
+	case "session-end":
+		return runSessionEnd(ctx, rest, env, stdin, stdout)
+	case "doctor":
+		return runDoctor(ctx, rest, env, stdout)
 	}
 	return fmt.Errorf("unknown command %q (run hookbin --help)", cmd)
 }

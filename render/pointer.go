@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -22,14 +21,6 @@ const (
 	pathMaxUnits = 4096
 )
 
-// One Read of Claude Code returns at most this much of a file
-// (reference/mcp-and-claude-code.md §3.7). Tokens are estimated as in the
-// budget (SPEC §3.6): UTF-8 bytes ÷ 3.
-const (
-	readMaxLines  = 2000
-	readMaxTokens = 25000
-)
-
 // PointerInput is what the pointer injected at SessionStart names.
 type PointerInput struct {
 	// BottlePath is the bottle's absolute path.
@@ -43,7 +34,8 @@ type PointerInput struct {
 	// [SummaryTask]) or the last genuine user prompt. Pointer cleans and
 	// bounds it with [TaskLine].
 	CurrentTask string
-	// NeedsPaging says the bottle is too long for one Read (see [NeedsPaging]).
+	// NeedsPaging says the bottle is too long for one Read
+	// ([Result.NeedsPaging]).
 	NeedsPaging bool
 }
 
@@ -117,17 +109,6 @@ func SummaryTask(request, nextSteps string) string {
 		return "next steps: " + next
 	}
 	return req + " — next steps: " + next
-}
-
-// NeedsPaging reports whether a bottle is too long for one Read of Claude
-// Code: more than 2,000 lines or more than 25,000 tokens estimated as UTF-8
-// bytes ÷ 3.
-func NeedsPaging(md []byte) bool {
-	lines := bytes.Count(md, []byte("\n"))
-	if len(md) > 0 && md[len(md)-1] != '\n' {
-		lines++
-	}
-	return lines > readMaxLines || len(md)/3 > readMaxTokens
 }
 
 // shownField is a path or id as the pointer shows it on its one line:

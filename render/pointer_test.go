@@ -176,24 +176,3 @@ func TestSummaryTask(t *testing.T) {
 		t.Errorf("a long request crowds out the next steps: %q", TaskLine(long))
 	}
 }
-
-func TestNeedsPaging(t *testing.T) {
-	tests := []struct {
-		name string
-		md   string
-		want bool
-	}{
-		{"Empty", "", false},
-		{"Small", "# Session bottle\n", false},
-		{"2000Lines", strings.Repeat("x\n", 2000), false},
-		{"2001Lines", strings.Repeat("x\n", 2001), true},
-		{"2001LinesNoFinalNewline", strings.Repeat("x\n", 2000) + "x", true},
-		{"75000Bytes", strings.Repeat("x", 75000), false},
-		{"75003Bytes", strings.Repeat("x", 75003), true},
-	}
-	for _, tt := range tests {
-		if got := NeedsPaging([]byte(tt.md)); got != tt.want {
-			t.Errorf("%s: NeedsPaging = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}

@@ -71,8 +71,10 @@ type Result struct {
 	NeedsPaging bool
 	// Compacted: the transcript holds a compaction (boundary or summary).
 	Compacted bool
-	// LastPrompt is the last genuine user prompt, raw (strip before use).
-	LastPrompt string
+	// LastPrompt is the last genuine user prompt, raw (strip before use),
+	// and LastPromptTime when it was sent.
+	LastPrompt     string
+	LastPromptTime time.Time
 	// LatestSummary is claude-mem's newest session summary, raw; nil if none.
 	LatestSummary *Summary
 	Diag          Diagnostics
@@ -180,6 +182,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	res.Turns = len(b.Turns)
 	if len(b.Turns) > 0 {
 		res.LastPrompt = b.Turns[len(b.Turns)-1].Prompt
+		res.LastPromptTime = b.Turns[len(b.Turns)-1].Time
 	}
 	if stored != nil && len(stored.Summaries) > 0 {
 		sm := stored.Summaries[len(stored.Summaries)-1]

@@ -1,0 +1,513 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"bottle/render"
+	"bottle/render/claudemem"
+)
+
+// dbCheckTimeout bounds doctor's read of claude-mem's database.
+const dbCheckTimeout = 5 * time.Second
+
+const doctorUsage = `usage: hookbin doctor [--project DIR]
+
+Checks what bottle needs: its binaries, Claude Code's config and transcripts,
+claude-mem's database, the bottles folder, the hook and MCP registrations
+(user, project and local scope of DIR, default the current directory) and the
+last hook run. Each line starts with ✓ (fine), ! (works, but look) or
+✗ (bottle cannot work: exit status 1).
+`
+
+// status is the verdict of one doctor check.
+type status int
+
+const (
+	statusOK   status = iota // ✓
+	statusWarn               // !: bottle works, maybe degraded
+	statusFail               // ✗: bottle cannot work; doctor exits 1
+)
+
+// checkLine is one line of doctor's checklist: what was found and, when it
+// is not fine, what to do.
+type checkLine struct {
+	status status
+	what   string
+	todo   string
+}
+
+func (c checkLine) String() string {
+	s := [...]string{"✓", "!", "✗"}[c.status] + " " + c.what
+	if c.todo != "" {
+		s += " — " + c.todo
+	}
+	return s
+}
+
+func runDoctor(ctx context.Context, args []string, env render.Env, stdout io.Writer) error {
+	flags := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	flags.SetOutput(stdout)
+	project := flags.String("project", "", "project `DIR` whose project and local settings are checked (default: the current directory)")
+	flags.Usage = func() {
+		fmt.Fprint(stdout, doctorUsage)
+		flags.PrintDefaults()
+	}
+	pos, err := parseArgs(flags, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(pos) > 0 {
+		return exitError{code: 2, msg: "doctor takes no arguments (run hookbin doctor --help)"}
+	}
+
+	var lines []checkLine
+	lines = append(lines, checkBinaries()...)
+	lines = append(lines, checkConfig(env))
+	lines = append(lines, checkDB(ctx, env))
+	lines = append(lines, checkBottles(env)...)
+	dir, keys, perr := projectDir(*project)
+	if perr != nil {
+		lines = append(lines, checkLine{statusWarn, "project: " + perr.Error(), "only user-scope registrations are checked"})
+	}
+	lines = append(lines, checkHooks(env, dir)...)
+	lines = append(lines, checkServer(env, dir, keys))
+	lines = append(lines, checkLastRun(env))
+	lines = append(lines, checkEndlessMode(env))
+
+	failed := false
+	for _, l := range lines {
+		fmt.Fprintln(stdout, l)
+		failed = failed || l.status == statusFail
+	}
+	if failed {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+// checkBinaries finds this hookbin and the mcpserver beside it or on PATH.
+func checkBinaries() []checkLine {
+	const build = "build both with `go build -o bin/ ./hookbin ./mcpserver`"
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return []checkLine{{statusFail, "hookbin: cannot locate this binary: " + err.Error(), build}}
+	}
+	out := []checkLine{{statusOK, "hookbin: " + exe, ""}}
+	if inGoRunDir(exe) {
+		out[0] = checkLine{statusWarn, "hookbin: " + exe + " is a temporary \"go run\" build", build + ", then run bin/hookbin doctor"}
+	}
+	beside := filepath.Join(filepath.Dir(exe), "mcpserver"+exeSuffix())
+	if _, err := checkBinary("mcpserver", beside); err == nil {
+		return append(out, checkLine{statusOK, "mcpserver: " + beside, ""})
+	}
+	if p, err := exec.LookPath("mcpserver"); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		return append(out, checkLine{statusOK, "mcpserver: " + p + " (on PATH)", ""})
+	}
+	return append(out, checkLine{statusFail, "mcpserver: not found beside hookbin (" + filepath.Dir(exe) + ") or on PATH", build})
+}
+
+// checkConfig finds Claude Code's config folder and counts its transcripts.
+func checkConfig(env render.Env) checkLine {
+	dir := configDir(env)
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return checkLine{statusWarn, "Claude Code config: " + dir + " not found", "run Claude Code once, or set CLAUDE_CONFIG_DIR to where its config lives"}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "*.jsonl"))
+	projects := map[string]bool{}
+	for _, f := range files {
+		projects[filepath.Dir(f)] = true
+	}
+	return checkLine{statusOK, fmt.Sprintf("Claude Code config: %s (%s in %s)", dir, plural(len(files), "transcript"), plural(len(projects), "project")), ""}
+}
+
+// checkDB opens claude-mem's database read-only and counts its sessions.
+func checkDB(ctx context.Context, env render.Env) checkLine {
+	path := env.DBPath()
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return checkLine{statusWarn, "claude-mem DB: standalone (no claude-mem DB at " + path + ")",
+			"bottles digest tool activity from transcripts alone; if claude-mem keeps its data elsewhere, set CLAUDE_MEM_DATA_DIR"}
+	}
+	ctx, cancel := context.WithTimeout(ctx, dbCheckTimeout)
+	defer cancel()
+	db, err := claudemem.Open(ctx, path)
+	if err != nil {
+		return checkLine{statusWarn, "claude-mem DB: " + oneLineErr(err), "bottles are rendered from transcripts alone until it opens"}
+	}
+	defer db.Close()
+	sessions, err := db.Sessions(ctx, "")
+	if err != nil {
+		return checkLine{statusWarn, "claude-mem DB: " + path + ": " + oneLineErr(err), "bottles are rendered from transcripts alone until it reads"}
+	}
+	what := fmt.Sprintf("claude-mem DB: %s (%s)", path, plural(len(sessions), "session"))
+	if notes := db.Notes(); len(notes) > 0 {
+		return checkLine{statusWarn, what + "; " + strings.Join(notes, "; "), "make its folder writable to see changes not yet checkpointed"}
+	}
+	return checkLine{statusOK, what, ""}
+}
+
+// checkBottles really writes a file into the bottles folder.
+func checkBottles(env render.Env) []checkLine {
+	dir := env.BottlesDir()
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	const fix = "fix its permissions, or set BOTTLE_DIR to a writable folder"
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return []checkLine{{statusFail, "bottles dir: " + dir + " not writable: " + oneLineErr(err), fix}}
+	}
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err == nil {
+		_, err = f.WriteString("bottle doctor\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if rerr := os.Remove(f.Name()); err == nil {
+			err = rerr
+		}
+	}
+	if err != nil {
+		return []checkLine{{statusFail, "bottles dir: " + dir + " not writable: " + oneLineErr(err), fix}}
+	}
+	bottles, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	out := []checkLine{{statusOK, fmt.Sprintf("bottles dir: %s (writable, %s)", dir, plural(len(bottles), "bottle")), ""}}
+	if fi, err := os.Stat(dir); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+		out = append(out, checkLine{statusWarn, fmt.Sprintf("bottles dir: %s is open to other users (mode %04o)", dir, fi.Mode().Perm()),
+			"bottles hold verbatim conversations: chmod 700 " + dir})
+	}
+	return out
+}
+
+// settingsScope is one Claude Code settings file that can register hooks.
+type settingsScope struct {
+	scope, path string
+}
+
+func settingsScopes(env render.Env, project string) []settingsScope {
+	out := []settingsScope{{"user", filepath.Join(configDir(env), "settings.json")}}
+	if project != "" {
+		out = append(out,
+			settingsScope{"project", filepath.Join(project, ".claude", "settings.json")},
+			settingsScope{"local", filepath.Join(project, ".claude", "settings.local.json")})
+	}
+	return out
+}
+
+// foundHook is one registration of a bottle hook.
+type foundHook struct {
+	where   string // "user: /path/settings.json"
+	matcher string
+	prog    string // hookbin path of the command ("" when it cannot be told)
+}
+
+// checkHooks looks for bottle's three hooks in the user, project and local
+// settings, one line per hook.
+func checkHooks(env render.Env, project string) []checkLine {
+	var out []checkLine
+	found := map[string][]foundHook{}
+	for _, sc := range settingsScopes(env, project) {
+		data, err := os.ReadFile(sc.path)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				out = append(out, checkLine{statusWarn, "settings " + sc.path + ": " + oneLineErr(err), ""})
+			}
+			continue
+		}
+		var doc struct {
+			Hooks           map[string]json.RawMessage `json:"hooks"`
+			DisableAllHooks bool                       `json:"disableAllHooks"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			out = append(out, checkLine{statusWarn, "settings " + sc.path + " is not valid JSON: " + oneLineErr(err), "fix it: Claude Code may ignore the whole file"})
+			continue
+		}
+		if doc.DisableAllHooks {
+			out = append(out, checkLine{statusFail, "hooks: disableAllHooks is set in " + sc.path, "remove it, or no hook of bottle runs"})
+		}
+		for event, raw := range doc.Hooks {
+			var groups []json.RawMessage
+			if json.Unmarshal(raw, &groups) != nil {
+				continue
+			}
+			for _, g := range groups {
+				grp, handlers, ok := parseGroup(g)
+				if !ok {
+					continue
+				}
+				for _, h := range handlers {
+					if sub, own := ownSub(h); own {
+						key := event + " " + sub
+						found[key] = append(found[key], foundHook{sc.scope + ": " + sc.path, matcherOf(grp), handlerProg(h)})
+					}
+				}
+			}
+		}
+	}
+	for _, spec := range bottleHooks {
+		regs := found[spec.event+" "+spec.sub]
+		label := "hook " + spec.event + " → hookbin " + spec.sub
+		if len(regs) == 0 {
+			out = append(out, checkLine{statusFail, label + ": not registered", "run: hookbin install (or hookbin install --scope project|local)"})
+			continue
+		}
+		wheres := make([]string, len(regs))
+		for i, r := range regs {
+			wheres[i] = r.where
+		}
+		line := checkLine{statusOK, label + " (" + strings.Join(wheres, "; ") + ")", ""}
+		for _, r := range regs {
+			if r.prog == "" {
+				continue
+			}
+			if _, err := checkBinary("hookbin", r.prog); err != nil {
+				line = checkLine{statusFail, label + " (" + r.where + ") runs " + r.prog + ", which is missing or not executable",
+					"rebuild it, or run hookbin install again from the new binary"}
+				break
+			}
+		}
+		if line.status == statusOK && spec.event == "SessionStart" && !slices.ContainsFunc(regs, func(r foundHook) bool { return matcherMatches(r.matcher, "compact") }) {
+			line = checkLine{statusWarn, label + " (" + strings.Join(wheres, "; ") + ") does not match source compact",
+				"run hookbin install to set its matcher to compact|resume|fork"}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// handlerProg is the program a hook handler runs, when it is a plain path
+// that can be checked ("" for commands with variables).
+func handlerProg(raw json.RawMessage) string {
+	var h handlerFields
+	if json.Unmarshal(raw, &h) != nil {
+		return ""
+	}
+	prog := strings.TrimSpace(h.Command)
+	if len(h.Args) == 0 {
+		if i := strings.LastIndexAny(prog, " \t"); i >= 0 {
+			prog = unquote(strings.TrimSpace(prog[:i]))
+		}
+	}
+	if strings.ContainsAny(prog, "$%`") || !filepath.IsAbs(filepath.FromSlash(prog)) {
+		return ""
+	}
+	return filepath.FromSlash(prog)
+}
+
+// matcherMatches applies a Claude Code hook matcher to a value
+// (reference/mcp-and-claude-code.md §3.8): empty or "*" matches everything;
+// a matcher of letters, digits, '_', '-', ' ', ',' and '|' is an exact list;
+// anything else is an unanchored regular expression.
+func matcherMatches(matcher, value string) bool {
+	if matcher == "" || matcher == "*" {
+		return true
+	}
+	if strings.Trim(matcher, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_- ,|") == "" {
+		for _, m := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
+			if strings.TrimSpace(m) == value {
+				return true
+			}
+		}
+		return false
+	}
+	re, err := regexp.Compile(matcher)
+	return err == nil && re.MatchString(value)
+}
+
+// checkServer looks for the "bottle" MCP server in ~/.claude.json (user and
+// local scope) and the project's .mcp.json.
+func checkServer(env render.Env, project string, keys []string) checkLine {
+	label := "MCP server \"" + serverName + "\""
+	type config struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		Projects   map[string]struct {
+			MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		} `json:"projects"`
+	}
+	var wheres []string
+	var commands []string
+	note := func(where string, raw json.RawMessage) {
+		var f serverFields
+		_ = json.Unmarshal(raw, &f)
+		wheres = append(wheres, where)
+		commands = append(commands, f.Command)
+	}
+	if cj, err := claudeJSON(env); err == nil {
+		var c config
+		if data, err := os.ReadFile(cj); err == nil && json.Unmarshal(data, &c) == nil {
+			if raw, ok := c.MCPServers[serverName]; ok {
+				note("user: "+cj, raw)
+			}
+			for k, p := range c.Projects {
+				if !slices.ContainsFunc(keys, func(key string) bool { return sameProjectKey(k, key) }) {
+					continue
+				}
+				if raw, ok := p.MCPServers[serverName]; ok {
+					note("local: "+cj+" projects["+k+"]", raw)
+				}
+			}
+		}
+	}
+	if project != "" {
+		path := filepath.Join(project, ".mcp.json")
+		var c config
+		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &c) == nil {
+			if raw, ok := c.MCPServers[serverName]; ok {
+				note("project: "+path, raw)
+			}
+		}
+	}
+	if len(wheres) == 0 {
+		return checkLine{statusWarn, label + ": not registered",
+			"run: hookbin install (without it the model cannot expand [#id] lines or page a bottle)"}
+	}
+	for i, cmd := range commands {
+		if filepath.IsAbs(cmd) {
+			if _, err := checkBinary("mcpserver", cmd); err != nil {
+				return checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + cmd + ", which is missing or not executable",
+					"rebuild it, or run hookbin install again"}
+			}
+		}
+	}
+	return checkLine{statusOK, label + ": registered (" + strings.Join(wheres, "; ") + ")", ""}
+}
+
+// sameProjectKey compares a projects key of ~/.claude.json with one of ours;
+// Windows spells one folder several ways.
+func sameProjectKey(have, want string) bool {
+	if runtime.GOOS == "windows" {
+		return strings.EqualFold(filepath.ToSlash(have), want)
+	}
+	return have == want
+}
+
+// checkLastRun reports the last line of the hook log.
+func checkLastRun(env render.Env) checkLine {
+	path := env.LogPath()
+	line, err := lastLogLine(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || err == nil && line == "":
+		return checkLine{statusWarn, "last hook run: none logged yet (" + path + ")", "hooks log here once Claude Code runs them: start a session and send a prompt"}
+	case err != nil:
+		return checkLine{statusWarn, "last hook run: " + oneLineErr(err), ""}
+	}
+	t, hook, outcome, ok := parseLogLine(line)
+	if !ok {
+		return checkLine{statusWarn, "last hook run: unreadable line in " + path, ""}
+	}
+	what := fmt.Sprintf("last hook run: %s %s: %s", t.Local().Format("2006-01-02 15:04:05"), hook, outcome)
+	if strings.HasPrefix(outcome, "error") {
+		return checkLine{statusWarn, what, "see " + path}
+	}
+	return checkLine{statusOK, what, ""}
+}
+
+// checkEndlessMode warns when claude-mem's own endless mode may write bottles
+// into the same folder as bottle. claude-mem 13.25.3 has no such feature
+// (reference/claude-mem-internals.md §8); its plans put bottles in
+// <data>/bottles, bottle's default too. So any claude-mem setting whose name
+// mentions ENDLESS or BOTTLE and is switched on counts.
+func checkEndlessMode(env render.Env) checkLine {
+	files := []string{filepath.Join(env.Home, ".claude-mem", "settings.json")}
+	if f := filepath.Join(env.DataDir(), "settings.json"); !slices.Contains(files, f) {
+		files = append(files, f)
+	}
+	bottles := cleanAbs(env.BottlesDir())
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		var s map[string]any
+		if json.Unmarshal(data, &s) != nil {
+			continue
+		}
+		if nested, ok := s["env"].(map[string]any); ok {
+			for k, v := range nested {
+				if _, dup := s[k]; !dup {
+					s[k] = v
+				}
+			}
+		}
+		keys := make([]string, 0, len(s))
+		for k := range s {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			up := strings.ToUpper(k)
+			if !strings.Contains(up, "ENDLESS") && !strings.Contains(up, "BOTTLE") || !switchedOn(s[k]) {
+				continue
+			}
+			theirs := filepath.Join(env.DataDir(), "bottles")
+			if v, ok := s[k].(string); ok && strings.ContainsAny(v, `/\`) {
+				theirs = v
+				if rest, ok := strings.CutPrefix(v, "~/"); ok {
+					theirs = filepath.Join(env.Home, rest)
+				}
+			}
+			if cleanAbs(theirs) != bottles {
+				return checkLine{statusOK, fmt.Sprintf("claude-mem endless mode: %s is set in %s, but bottle writes elsewhere (%s)", k, file, bottles), ""}
+			}
+			return checkLine{statusWarn, fmt.Sprintf("claude-mem endless mode: %s is set in %s; claude-mem may write its bottles into %s too", k, file, bottles),
+				"turn one of the two off, or set BOTTLE_DIR to another folder"}
+		}
+	}
+	return checkLine{statusOK, "claude-mem endless mode: off (no endless-mode or bottle setting in claude-mem's settings)", ""}
+}
+
+// switchedOn reports whether a settings value enables something.
+func switchedOn(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case float64:
+		return v != 0
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "", "false", "0", "off", "no", "disabled", "none":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+func cleanAbs(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return filepath.Clean(p)
+}
+
+// plural is "1 bottle", "2 bottles".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// oneLineErr is an error message on one line.
+func oneLineErr(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

@@ -1,0 +1,438 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"bottle/render"
+)
+
+// The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
+// stdin, exit 0 whatever happens, print nothing on stdout but the JSON answer
+// (only session-start has one) and nothing on stderr; write one line to the
+// hook log per run instead.
+
+// Default hook deadlines. install registers timeouts of 10 s, 5 s and 2 s,
+// and Claude Code gives all SessionEnd hooks 1.5 s together; each hook gives
+// up well before, printing nothing.
+const (
+	sessionStartDeadline = 8 * time.Second
+	stopDeadline         = 2 * time.Second
+	sessionEndDeadline   = 1 * time.Second
+)
+
+// deadlineEnv overrides every hook's deadline: a Go duration ("500ms") or
+// a number of seconds. The --deadline flag wins over it.
+const deadlineEnv = "BOTTLE_HOOK_DEADLINE"
+
+// maxPayload bounds the payload read from stdin (real ones are under 1 KB).
+const maxPayload = 1 << 20
+
+// renderBottle renders a bottle. Tests replace it to make a render slow.
+var renderBottle = render.Render
+
+// abandoned counts hook work still running after its deadline. main exits
+// without waiting for it; tests wait, so that no work outlives its test.
+var abandoned sync.WaitGroup
+
+// hookPayload is the part of a hook's stdin JSON the hooks use
+// (reference/transcript-format.md §12); other fields are ignored.
+type hookPayload struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	Source         string `json:"source"`           // SessionStart
+	Reason         string `json:"reason"`           // SessionEnd
+	StopHookActive bool   `json:"stop_hook_active"` // Stop; we never block, so it needs no guard
+}
+
+// hook is one of the hook commands.
+type hook struct {
+	name     string
+	about    string
+	deadline time.Duration
+	key      string // payload field shown in the log: "source", "reason" or ""
+	work     func(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error)
+}
+
+var (
+	sessionStartHook = hook{
+		name:     "session-start",
+		about:    "After a compaction (source compact, or resume/fork of a compacted session), renders the\nsession's bottle and prints a SessionStart answer that points the model to it.",
+		deadline: sessionStartDeadline,
+		key:      "source",
+		work:     sessionStart,
+	}
+	stopHook = hook{
+		name:     "stop",
+		about:    "Re-renders the session's bottle after every turn. Prints nothing.",
+		deadline: stopDeadline,
+		work:     stopRender,
+	}
+	sessionEndHook = hook{
+		name:     "session-end",
+		about:    "On reason clear archives the session's bottle (and prunes archives older than 30 days);\notherwise renders it a last time. Prints nothing.",
+		deadline: sessionEndDeadline,
+		key:      "reason",
+		work:     sessionEnd,
+	}
+)
+
+// hookEnv is what a hook's work depends on.
+type hookEnv struct {
+	env    render.Env
+	render func(context.Context, render.Options) (*render.Result, error)
+	now    time.Time
+}
+
+// hookResult is what a hook did.
+type hookResult struct {
+	answer []byte // for stdout; nil prints nothing
+	mode   render.Mode
+	note   string // logged as "ok: <note>"
+}
+
+// skipped is an outcome that is no failure: there was nothing to do.
+type skipped string
+
+func (s skipped) Error() string { return string(s) }
+
+func runSessionStart(ctx context.Context, args []string, env render.Env, stdin io.Reader, stdout io.Writer) error {
+	return runHook(ctx, sessionStartHook, args, env, stdin, stdout)
+}
+
+func runStop(ctx context.Context, args []string, env render.Env, stdin io.Reader, stdout io.Writer) error {
+	return runHook(ctx, stopHook, args, env, stdin, stdout)
+}
+
+func runSessionEnd(ctx context.Context, args []string, env render.Env, stdin io.Reader, stdout io.Writer) error {
+	return runHook(ctx, sessionEndHook, args, env, stdin, stdout)
+}
+
+// runHook runs h within its deadline and logs the outcome. It returns nil
+// in every case but --help: a hook's failure is logged, never reported.
+// The work runs in a goroutine, so a deadline bounds even a blocked read of
+// stdin; at the deadline the hook prints nothing and returns while the work
+// is abandoned (its context is cancelled, and the process exits).
+func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin io.Reader, stdout io.Writer) (err error) {
+	start := time.Now()
+	entry := logEntry{Time: start, Hook: h.name, Key: h.key}
+	logIt := true
+	defer func() {
+		if r := recover(); r != nil {
+			entry.Outcome, err = fmt.Sprintf("error: panic: %v", r), nil
+		}
+		if logIt {
+			entry.Duration = time.Since(start)
+			appendLog(env.LogPath(), entry)
+		}
+	}()
+
+	flags := flag.NewFlagSet(h.name, flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	flagDeadline := flags.Duration("deadline", 0, "give up after this long, printing nothing (default "+h.deadline.String()+", or $"+deadlineEnv+")")
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			logIt = false
+			fmt.Fprintf(stdout, "usage: hookbin %s [--deadline D] < payload.json\n\n%s\n\n"+
+				"A Claude Code hook: reads the hook's JSON payload on stdin, always exits 0, and logs each\n"+
+				"run to <claude-mem data>/logs/bottle.log. Flags:\n", h.name, h.about)
+			flags.SetOutput(stdout)
+			flags.PrintDefaults()
+			return nil
+		}
+		entry.Outcome = "error: " + err.Error()
+		return nil
+	}
+	if flags.NArg() > 0 {
+		entry.Outcome = fmt.Sprintf("error: unexpected argument %q", flags.Arg(0))
+		return nil
+	}
+	deadline, warn := hookDeadline(*flagDeadline, env, h.deadline)
+
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	he := hookEnv{env: env, render: renderBottle, now: start}
+	type outcome struct {
+		res hookResult
+		err error
+	}
+	got := make(chan hookPayload, 1)
+	done := make(chan outcome, 1)
+	abandoned.Add(1)
+	go func() {
+		defer abandoned.Done()
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o = outcome{err: fmt.Errorf("panic: %v", r)}
+			}
+			done <- o
+		}()
+		p, err := readPayload(stdin)
+		if err != nil {
+			o.err = err
+			return
+		}
+		got <- p
+		if !render.ValidSessionID(p.SessionID) {
+			o.err = fmt.Errorf("%w in payload", render.ErrBadSessionID)
+			return
+		}
+		o.res, o.err = h.work(ctx, he, p)
+	}()
+
+	var o outcome
+	select {
+	case o = <-done:
+	case <-ctx.Done():
+		o.err = fmt.Errorf("deadline exceeded (%v)", deadline)
+		if context.Cause(ctx) != context.DeadlineExceeded {
+			o.err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		}
+	}
+	select {
+	case p := <-got:
+		entry.Session = p.SessionID
+		switch h.key {
+		case "source":
+			entry.Value = p.Source
+		case "reason":
+			entry.Value = p.Reason
+		}
+	default:
+	}
+	entry.Mode = string(o.res.mode)
+	var skip skipped
+	switch {
+	case errors.As(o.err, &skip):
+		entry.Outcome = "skipped: " + string(skip)
+	case o.err != nil:
+		entry.Outcome = "error: " + o.err.Error()
+	case o.res.answer != nil:
+		entry.Outcome = "ok"
+		if _, err := stdout.Write(o.res.answer); err != nil {
+			entry.Outcome = "error: write answer: " + err.Error()
+		}
+	default:
+		entry.Outcome = "ok"
+	}
+	if o.err == nil && o.res.note != "" {
+		entry.Outcome += ": " + o.res.note
+	}
+	entry.Outcome += warn
+	return nil
+}
+
+// hookDeadline is the --deadline flag when set, else $BOTTLE_HOOK_DEADLINE,
+// else def. warn, when not empty, is appended to the log line.
+func hookDeadline(flagValue time.Duration, env render.Env, def time.Duration) (d time.Duration, warn string) {
+	if flagValue > 0 {
+		return flagValue, ""
+	}
+	s := strings.TrimSpace(getenv(env, deadlineEnv))
+	if s == "" {
+		return def, ""
+	}
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, ""
+	}
+	if secs, err := strconv.ParseFloat(s, 64); err == nil && secs > 0 && secs < 1e6 {
+		return time.Duration(secs * float64(time.Second)), ""
+	}
+	return def, fmt.Sprintf(" (ignored %s=%q: not a duration)", deadlineEnv, s)
+}
+
+// readPayload reads and decodes the hook payload.
+func readPayload(r io.Reader) (hookPayload, error) {
+	var p hookPayload
+	data, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
+	if err != nil {
+		return p, fmt.Errorf("read payload: %w", err)
+	}
+	if len(data) > maxPayload {
+		return p, fmt.Errorf("payload over %d bytes", maxPayload)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return p, errors.New("empty payload on stdin")
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return p, fmt.Errorf("parse payload: %w", err)
+	}
+	return p, nil
+}
+
+// sessionStart renders the bottle after a compaction and answers with the
+// pointer (SPEC §4, §4.1).
+func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
+	needCompaction := false
+	switch p.Source {
+	case "compact":
+	case "resume", "fork":
+		// Without a compaction, Claude Code reloads the whole conversation: a
+		// pointer would only duplicate it.
+		needCompaction = true
+	case "startup", "clear":
+		return hookResult{}, skipped("source " + p.Source)
+	default:
+		return hookResult{}, skipped(fmt.Sprintf("unknown source %.40q", p.Source))
+	}
+	path, err := transcriptOf(h.env, p)
+	if err != nil {
+		return hookResult{}, err
+	}
+	if needCompaction && path == "" {
+		return hookResult{}, skipped("no transcript, so no compaction")
+	}
+	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, Env: h.env})
+	if err != nil {
+		return hookResult{}, err
+	}
+	if needCompaction && !res.Compacted {
+		return hookResult{mode: res.Mode}, skipped("no compaction in the transcript")
+	}
+	bottle, err := writeBottle(ctx, h, res)
+	if err != nil {
+		return hookResult{mode: res.Mode}, err
+	}
+	ptr := render.Pointer(render.PointerInput{
+		BottlePath:  bottle,
+		SessionID:   res.SessionID,
+		Mode:        res.Mode,
+		CurrentTask: currentTask(ctx, res),
+		NeedsPaging: res.NeedsPaging,
+	})
+	answer, err := sessionStartAnswer(ptr)
+	if err != nil {
+		return hookResult{mode: res.Mode}, err
+	}
+	return hookResult{answer: answer, mode: res.Mode}, nil
+}
+
+// sessionStartAnswer is the SessionStart hook's JSON answer, one line.
+func sessionStartAnswer(additionalContext string) ([]byte, error) {
+	type specific struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	}
+	out := struct {
+		HookSpecificOutput specific `json:"hookSpecificOutput"`
+	}{specific{HookEventName: "SessionStart", AdditionalContext: additionalContext}}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// The value is text for the model: "\u003c" for "<" would be valid JSON
+	// too, but longer and harder to read in Claude Code's debug log.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, fmt.Errorf("encode answer: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// stopRender re-renders the bottle after a turn: a live session diary.
+func stopRender(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
+	path, err := transcriptOf(h.env, p)
+	if err != nil {
+		return hookResult{}, err
+	}
+	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, Env: h.env})
+	if err != nil {
+		return hookResult{}, err
+	}
+	if _, err := writeBottle(ctx, h, res); err != nil {
+		return hookResult{mode: res.Mode}, err
+	}
+	return hookResult{mode: res.Mode}, nil
+}
+
+// sessionEnd archives the bottle when the user cleared the conversation
+// (they asked to forget it) and renders it a last time otherwise.
+func sessionEnd(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
+	if p.Reason == "clear" {
+		dst, err := render.Archive(h.env.BottlesDir(), p.SessionID, h.now, 0)
+		if err != nil {
+			return hookResult{}, err
+		}
+		if dst == "" {
+			return hookResult{note: "no bottle to archive"}, nil
+		}
+		return hookResult{note: "archived"}, nil
+	}
+	return stopRender(ctx, h, p)
+}
+
+// writeBottle writes a rendered bottle into the bottles folder and returns
+// its absolute path. Once the hook has given up it writes nothing: the
+// previous bottle stays.
+func writeBottle(ctx context.Context, h hookEnv, res *render.Result) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	path, err := render.WriteBottle(h.env.BottlesDir(), res.SessionID, res.Markdown)
+	if err != nil {
+		return "", err
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path, nil
+}
+
+// transcriptOf is the session's transcript: the payload's transcript_path
+// when it names a file, else the one found by session id under the projects
+// folder, else "" (the render then reconstructs the session from claude-mem's
+// database, or fails).
+func transcriptOf(env render.Env, p hookPayload) (string, error) {
+	if p.TranscriptPath != "" {
+		fi, err := os.Stat(p.TranscriptPath)
+		switch {
+		case err == nil && fi.Mode().IsRegular():
+			return p.TranscriptPath, nil
+		case err == nil:
+			return "", fmt.Errorf("transcript_path %s is not a regular file", p.TranscriptPath)
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", fmt.Errorf("transcript_path: %w", err)
+		}
+	}
+	path, err := render.FindTranscript(env, p.SessionID)
+	if errors.Is(err, render.ErrNoTranscript) {
+		return "", nil
+	}
+	return path, err
+}
+
+// currentTask is the raw text of the pointer's "Current task:" line (SPEC
+// §4.1): claude-mem's latest session summary, else the last genuine prompt.
+// With both, the summary wins unless the prompt is newer: claude-mem writes a
+// summary when a turn ends, so after an auto-compaction in the middle of a
+// turn the latest summary describes the turn before.
+func currentTask(ctx context.Context, res *render.Result) string {
+	sum := ""
+	if s := res.LatestSummary; s != nil {
+		sum = render.SummaryTask(s.Request, s.NextSteps)
+	}
+	switch {
+	case sum == "":
+		return res.LastPrompt
+	case res.LastPrompt == "" || res.TranscriptPath == "":
+		return sum // reconstructed mode: the summaries are the record
+	}
+	if res.LastPromptTime.After(res.LatestSummary.Time) {
+		return res.LastPrompt
+	}
+	return sum
+}
+
