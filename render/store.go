@@ -44,7 +44,8 @@ func truncateID(id string) string {
 }
 
 // FindTranscript finds <config>/projects/*/<id>.jsonl. When several projects
-// hold the id, the most recently modified file wins.
+// hold the id, the most recently modified file wins. Only regular files
+// count: Claude Code writes no symlinks there, and one could point anywhere.
 func FindTranscript(env Env, id string) (string, error) {
 	if err := checkID(id); err != nil {
 		return "", err
@@ -55,7 +56,7 @@ func FindTranscript(env Env, id string) (string, error) {
 	}
 	best, bestTime := "", time.Time{}
 	for _, m := range matches {
-		fi, err := os.Stat(m)
+		fi, err := os.Lstat(m)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}

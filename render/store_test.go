@@ -194,3 +194,17 @@ func writeFile(tb testing.TB, path, content string) {
 		tb.Fatal(err)
 	}
 }
+
+func TestFindTranscriptSkipsSymlinks(t *testing.T) {
+	home := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.jsonl")
+	writeFile(t, outside, "{}\n")
+	dir := filepath.Join(home, ".claude", "projects", "-p")
+	os.MkdirAll(dir, 0o700)
+	if err := os.Symlink(outside, filepath.Join(dir, "s1.jsonl")); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	if _, err := FindTranscript(Env{Home: home}, "s1"); !errors.Is(err, ErrNoTranscript) {
+		t.Errorf("FindTranscript followed a symlink out of the projects folder: %v", err)
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"bottle/render"
+	"bottle/tools"
+)
+
+// version is set at build time with -ldflags "-X main.version=…"; otherwise
+// it comes from the module's build info.
+var version = ""
+
+const usage = `usage: mcpserver [--version] [--help]
+
+Serves bottle's MCP tools on stdin/stdout (JSON-RPC, MCP protocol 2025-11-25)
+for the Claude Code sessions of the working directory's project:
+
+  render_bottle       render a session's bottle into the bottles folder
+  read_bottle         read a bottle page by page
+  expand_observation  full claude-mem records behind [#id] lines
+
+Claude Code starts it: register it with "hookbin install", or use the
+repository's .mcp.json. Nothing is written to stderr in normal operation;
+problems are logged to <claude-mem data>/logs/bottle.log.
+`
+
+// usageError is a bad command line (exit status 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// legacyVersions are the protocol versions served over stdio: those
+// negotiated with initialize. Claude Code sends a server/discover probe
+// (protocol 2026-07-28) before initialize; answering it at once with these
+// versions makes it go on with initialize, where it asks for 2025-11-25.
+var legacyVersions = []string{
+	mcp.ProtocolVersion20251125,
+	mcp.ProtocolVersion20250618,
+	mcp.ProtocolVersion20250326,
+	mcp.ProtocolVersion20241105,
+}
+
+// run is the whole program; main only maps its error to an exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mcpserver", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			_, err = io.WriteString(stdout, usage)
+			return err
+		}
+		return usageError{err.Error() + " (run mcpserver --help)"}
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, "mcpserver "+versionString())
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q (run mcpserver --help)", fs.Arg(0))}
+	}
+
+	env := render.OSEnv()
+	logger := log.New(logWriter{path: env.LogPath()}, "", 0)
+	cwd, err := os.Getwd()
+	if err != nil {
+		logger.Printf("no working directory, so no current session: %v", err)
+	}
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now}, versionString())
+	stdio := server.NewStdioServer(s)
+	// mcp-go's default error logger writes to os.Stderr.
+	stdio.SetErrorLogger(logger)
+	stdio.SetContextFunc(func(ctx context.Context) context.Context {
+		return server.WithSupportedProtocolVersions(ctx, legacyVersions)
+	})
+	err = stdio.Listen(ctx, stdin, stdout)
+	if err == nil || ctx.Err() != nil {
+		return nil // stdin closed, or a signal: a normal end
+	}
+	logger.Printf("stopped: %v", err)
+	return err
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

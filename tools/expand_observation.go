@@ -1,0 +1,411 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"bottle/render"
+	"bottle/render/claudemem"
+	"bottle/render/privacy"
+)
+
+// maxIDs is how many ids one expand_observation call takes.
+const maxIDs = 50
+
+const expandObservationDesc = `Returns the full records behind [#id] lines of a bottle.
+
+An observation id (102401 or #102401) expands to claude-mem's record: type, title, subtitle, narrative, facts, concepts, files read and modified, prompt number and time. A tool-call id (t17) expands to the call's input and result from the transcript (capped, with a note of the cut); a turn id expands to that turn's user words (u3) or assistant reply (a3), verbatim — this is how folded turns are read. Record text is indented by two spaces.
+
+Only observations of the session are returned: ids of other sessions, unknown ids and malformed ids are named with the reason, and the records that were found are returned (partial success). Private text is removed. At most 50 ids per call; a result is kept under 25,000 characters, and ids left out for size are named so you can ask again.
+
+Several sessions can run in one project: pass the session_id you were given.
+
+Example: {"ids": ["#102401", "102405", "t17"], "session_id": "3f2b9c1e-7a4d-4e8b-9c2f-1a2b3c4d5e6f"}`
+
+// idForm is an id as bottle lines show it, with or without '#'.
+var idForm = regexp.MustCompile(`^#?(?:([0-9]{1,18})|([tua])([0-9]{1,9}))$`)
+
+// ExpandObservation returns the expand_observation tool: claude-mem's
+// observation records for bottle ids, privacy-stripped.
+func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("expand_observation",
+		mcp.WithDescription(expandObservationDesc),
+		mcp.WithTitleAnnotation("Expand bottle ids"),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+		mcp.WithArray("ids", mcp.Required(), mcp.MinItems(1), mcp.MaxItems(maxIDs),
+			mcp.WithStringItems(mcp.Pattern(`^#?([0-9]{1,18}|[tua][0-9]{1,9})$`)),
+			mcp.Description(`Ids from the bottle's [#id] tags and folded lines: observations ("102401" or "#102401"), `+
+				`tool calls ("t17": input and result), a turn's user words ("u3") or assistant reply ("a3"), verbatim.`)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(idPattern), mcp.MaxLength(128)),
+		mcp.WithSchemaAdditionalProperties(false),
+	)
+	return tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, bad := argsOf(req)
+		if bad != nil {
+			return bad, nil
+		}
+		if bad := unknownArgs(args, "ids", "session_id"); bad != nil {
+			return bad, nil
+		}
+		ids, err := idsArg(args)
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		id, err := stringArg(args, "session_id")
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		if id != "" && !render.ValidSessionID(id) {
+			return badID(id), nil
+		}
+		return d.expand(ctx, id, ids), nil
+	}
+}
+
+// idsArg reads ids: an array of strings or numbers; a single string of ids
+// separated by commas or spaces is accepted too.
+func idsArg(args map[string]any) ([]string, error) {
+	const usage = `ids must be a list of bottle ids, e.g. {"ids": ["#102401", "t17"]}`
+	var raw []any
+	switch v := args["ids"].(type) {
+	case nil:
+		return nil, errors.New("ids is required: " + usage)
+	case []any:
+		raw = v
+	case string:
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' }) {
+			raw = append(raw, f)
+		}
+	case float64:
+		raw = []any{v}
+	default:
+		return nil, fmt.Errorf("%s, not %s", usage, jsonType(v))
+	}
+	var out []string
+	for _, r := range raw {
+		switch x := r.(type) {
+		case string:
+			out = append(out, strings.TrimSpace(x))
+		case float64:
+			out = append(out, strconv.FormatFloat(x, 'f', -1, 64))
+		default:
+			return nil, fmt.Errorf("%s; %s is not an id", usage, jsonText(r))
+		}
+	}
+	switch {
+	case len(out) == 0:
+		return nil, errors.New("ids is empty: " + usage)
+	case len(out) > maxIDs:
+		return nil, fmt.Errorf("too many ids (%d): at most %d per call; split them over several calls", len(out), maxIDs)
+	}
+	return out, nil
+}
+
+// expansion collects the outcome of one call, in request order.
+type expansion struct {
+	records  []string // formatted records
+	shown    []string // ids of records
+	deferred []string // found but left out for size
+	later    []string // t/u/a ids
+	missing  []string // "#id: reason"
+	size     int
+}
+
+func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.CallToolResult {
+	var (
+		e      expansion
+		obsIDs []int64
+		seen   = map[string]bool{}
+	)
+	for _, raw := range ids {
+		m := idForm.FindStringSubmatch(raw)
+		if m == nil {
+			e.missing = append(e.missing, fmt.Sprintf("%s: not a bottle id (ids look like 102401, #102401, t17, u3, a3)", quoteID(raw)))
+			continue
+		}
+		key := strings.TrimPrefix(raw, "#")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if m[1] == "" {
+			e.later = append(e.later, key)
+			continue
+		}
+		n, err := strconv.ParseInt(m[1], 10, 64)
+		if err != nil {
+			e.missing = append(e.missing, fmt.Sprintf("%s: not a bottle id (number too large)", quoteID(raw)))
+			continue
+		}
+		obsIDs = append(obsIDs, n)
+	}
+
+	// The session: the given one, else the current one; with neither, ids
+	// are looked up across every session.
+	s := session{id: sessionID, how: "given"}
+	if s.id == "" {
+		if cid, p, err := render.CurrentSession(ctx, d.Env, d.Cwd); err == nil {
+			s.id, s.how = cid, "current session: the newest transcript of "+d.Cwd
+			if p == "" {
+				s.how = "current session: the newest claude-mem session of project " + render.ClaudeMemProject(d.Cwd)
+			}
+		} else {
+			s.how = "no session given and no current session found: ids looked up in every session"
+		}
+	}
+	if len(obsIDs) > 0 {
+		d.lookUp(ctx, s, obsIDs, &e)
+	}
+	if len(e.later) > 0 {
+		d.expandTranscript(ctx, s, &e)
+	}
+	text := e.report(s)
+	if len(e.records) == 0 {
+		return mcp.NewToolResultError(text)
+	}
+	return mcp.NewToolResultText(text)
+}
+
+// expandTranscript expands the t/u/a ids of e from the session's
+// transcript (confined to the projects folder), or u ids from claude-mem's
+// stored prompts when the transcript is gone.
+func (d Deps) expandTranscript(ctx context.Context, s session, e *expansion) {
+	ids := e.later
+	e.later = nil
+	if s.id == "" {
+		for _, id := range ids {
+			e.missing = append(e.missing, fmt.Sprintf("#%s: tool-call and turn ids need a session; pass session_id", id))
+		}
+		return
+	}
+	transcript := ""
+	if s.transcript != "" {
+		transcript = s.transcript
+	} else if p, err := render.FindTranscript(d.Env, s.id); err == nil {
+		cp, msg := confineTranscript(d.Env, p)
+		if msg != "" {
+			for _, id := range ids {
+				e.missing = append(e.missing, fmt.Sprintf("#%s: %s", id, msg))
+			}
+			return
+		}
+		transcript = cp
+	}
+	exps, err := render.Expand(ctx, render.Options{SessionID: s.id, TranscriptPath: transcript, Env: d.Env, Location: d.loc()}, ids)
+	if err != nil {
+		for _, id := range ids {
+			e.missing = append(e.missing, fmt.Sprintf("#%s: %v", id, err))
+		}
+		return
+	}
+	for _, x := range exps {
+		if !x.Found {
+			e.missing = append(e.missing, fmt.Sprintf("#%s: %s", x.ID, x.Missing))
+			continue
+		}
+		kind, _, _ := render.ParseID(x.ID)
+		what := map[render.IDKind]string{render.IDTool: "tool call", render.IDUser: "user words of turn", render.IDAssistant: "assistant reply of turn"}[kind]
+		// Indented like multi-line observation fields, so verbatim text
+		// cannot read as another record's heading.
+		rec := "## #" + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
+		if e.size+len(rec) > DefaultPageChars && len(e.records) > 0 {
+			e.deferred = append(e.deferred, "#"+x.ID)
+			continue
+		}
+		if len(rec) > DefaultPageChars {
+			rec = rec[:runeCut(rec, DefaultPageChars)] + "\n[cut at " + commas(DefaultPageChars) + " characters: run `hookbin expand " + x.ID + " --session " + s.id + "` for the rest]\n"
+		}
+		e.records = append(e.records, rec)
+		e.shown = append(e.shown, "#"+x.ID)
+		e.size += len(rec)
+	}
+}
+
+// runeCut is the largest index ≤ n at a rune boundary of s.
+func runeCut(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
+// lookUp reads the observations ids from claude-mem into e.
+func (d Deps) lookUp(ctx context.Context, s session, ids []int64, e *expansion) {
+	dbPath := d.Env.DBPath()
+	fail := func(reason string) {
+		for _, id := range ids {
+			e.missing = append(e.missing, fmt.Sprintf("#%d: %s", id, reason))
+		}
+	}
+	db, err := claudemem.Open(ctx, dbPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		fail(fmt.Sprintf("no claude-mem database at %s (observation ids come from claude-mem; "+
+			"set CLAUDE_MEM_DATA_DIR if it lives elsewhere)", dbPath))
+		return
+	}
+	if err != nil {
+		fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
+		return
+	}
+	defer db.Close()
+
+	var inSession map[int64]bool
+	if s.id != "" {
+		stored, err := db.Session(ctx, s.id)
+		switch {
+		case errors.Is(err, claudemem.ErrNoSession):
+			inSession = map[int64]bool{}
+		case err != nil:
+			fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
+			return
+		default:
+			inSession = make(map[int64]bool, len(stored.Observations))
+			for _, o := range stored.Observations {
+				inSession[o.ID] = true
+			}
+		}
+	}
+	obs, err := db.Observations(ctx, ids)
+	if err != nil {
+		fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
+		return
+	}
+	byID := make(map[int64]claudemem.Observation, len(obs))
+	for _, o := range obs {
+		byID[o.ID] = o
+	}
+	for _, id := range ids {
+		o, ok := byID[id]
+		switch {
+		case !ok:
+			e.missing = append(e.missing, fmt.Sprintf("#%d: no such observation in claude-mem", id))
+		case inSession != nil && !inSession[id]:
+			e.missing = append(e.missing, fmt.Sprintf("#%d: not an observation of session %s "+
+				"(it belongs to another session; pass that session's session_id to expand it)", id, s.id))
+		default:
+			rec := formatObservation(o, d)
+			if e.size+len(rec) > DefaultPageChars && len(e.records) > 0 {
+				e.deferred = append(e.deferred, "#"+strconv.FormatInt(id, 10))
+				continue
+			}
+			e.records = append(e.records, rec)
+			e.shown = append(e.shown, "#"+strconv.FormatInt(id, 10))
+			e.size += len(rec)
+		}
+	}
+}
+
+// report is the result text.
+func (e *expansion) report(s session) string {
+	var b strings.Builder
+	for _, r := range e.records {
+		b.WriteString(r)
+		b.WriteString("\n")
+	}
+	if len(e.records) > 0 {
+		b.WriteString("---\n")
+	}
+	fmt.Fprintf(&b, "session: %s\n", s)
+	if len(e.shown) > 0 {
+		fmt.Fprintf(&b, "expanded: %s\n", strings.Join(e.shown, ", "))
+	}
+	if len(e.deferred) > 0 {
+		fmt.Fprintf(&b, "left out to keep this result under %s characters: %s — call expand_observation again with them\n",
+			commas(DefaultPageChars), strings.Join(e.deferred, ", "))
+	}
+	if len(e.missing) > 0 {
+		b.WriteString("not found:\n")
+		for _, m := range e.missing {
+			fmt.Fprintf(&b, "- %s\n", m)
+		}
+	}
+	return b.String()
+}
+
+// formatObservation renders one observation record, every text stripped of
+// private and machine-context blocks. Multi-line texts are indented, so no
+// stored text can read as the heading of another record.
+func formatObservation(o claudemem.Observation, d Deps) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## #%d", o.ID)
+	if t := clean(o.Type); t != "" {
+		fmt.Fprintf(&b, " · %s", t)
+	}
+	if o.PromptNumber > 0 {
+		fmt.Fprintf(&b, " · prompt %d", o.PromptNumber)
+	} else {
+		b.WriteString(" · before the first stored prompt")
+	}
+	if !o.Created.IsZero() {
+		fmt.Fprintf(&b, " · %s", o.Created.In(d.loc()).Format("2006-01-02 15:04 MST"))
+	}
+	b.WriteString("\n")
+	field := func(name, text string) {
+		if text = clean(text); text != "" {
+			fmt.Fprintf(&b, "%s: %s\n", name, oneLine(text))
+		}
+	}
+	block := func(name, text string) {
+		if text = clean(text); text != "" {
+			fmt.Fprintf(&b, "%s:\n%s\n", name, indent(text))
+		}
+	}
+	list := func(name string, items []string, bullets bool) {
+		var kept []string
+		for _, it := range items {
+			if it = clean(it); it != "" {
+				kept = append(kept, oneLine(it))
+			}
+		}
+		switch {
+		case len(kept) == 0:
+		case bullets:
+			fmt.Fprintf(&b, "%s:\n", name)
+			for _, it := range kept {
+				fmt.Fprintf(&b, "  - %s\n", it)
+			}
+		default:
+			fmt.Fprintf(&b, "%s: %s\n", name, strings.Join(kept, ", "))
+		}
+	}
+	field("title", o.Title)
+	field("subtitle", o.Subtitle)
+	block("narrative", o.Narrative)
+	list("facts", o.Facts, true)
+	list("concepts", o.Concepts, false)
+	list("files read", o.FilesRead, false)
+	list("files modified", o.FilesModified, false)
+	block("text", o.Text)
+	field("project", o.Project)
+	return b.String()
+}
+
+// clean strips private and machine-context blocks and surrounding space.
+func clean(s string) string { return strings.TrimSpace(privacy.Strip(s)) }
+
+func indent(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+func quoteID(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,303 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"bottle/render"
+)
+
+// DefaultPageChars is read_bottle's page size: Claude Code warns above
+// 10,000 tokens and caps a result at 25,000 (SPEC §5).
+const DefaultPageChars = 25000
+
+// Bounds of max_chars.
+const (
+	minPageChars = 200
+	maxPageChars = 100000
+)
+
+const readBottleDesc = `Returns one page of a session's bottle — the session as markdown, messages verbatim — starting at a line offset, with a footer line naming the next offset or saying "end of bottle".
+
+offset counts lines from 0: offset 0 is the first line, offset 412 starts at line 413. A page holds whole lines up to max_chars characters (default 25,000; the footer comes on top). A single line longer than max_chars is cut at a character boundary and continues on the next page: the footer then gives an offset and a char_offset to pass back. Concatenating the pages in order, without their footers, gives the file exactly.
+
+The first page (offset 0) renders the bottle first when it is missing or older than its transcript or claude-mem's database, so it is current. Later pages are read from the same file without re-rendering, so their offsets stay valid; start again at offset 0 for a fresh render.
+
+Use it when the bottle is too long for one Read; otherwise the Read tool on the bottle's path does the same. Several sessions can run in one project: pass the session_id you were given.
+
+Example: {"session_id": "3f2b9c1e-7a4d-4e8b-9c2f-1a2b3c4d5e6f", "offset": 412}`
+
+// ReadBottle returns the read_bottle tool: a page of a session's bottle,
+// read only from render.BottlePath(d.Env.BottlesDir(), id).
+func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
+	tool := mcp.NewTool("read_bottle",
+		mcp.WithDescription(readBottleDesc),
+		mcp.WithTitleAnnotation("Read session bottle"),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(idPattern), mcp.MaxLength(128)),
+		mcp.WithInteger("offset", mcp.Min(0), mcp.DefaultNumber(0), mcp.Description(
+			"Line to start at, counted from 0 (the footer of the previous page names it).")),
+		mcp.WithInteger("char_offset", mcp.Min(0), mcp.DefaultNumber(0), mcp.Description(
+			"Characters of the line at offset already read; only to continue a line longer than a page, "+
+				"as the previous footer says.")),
+		mcp.WithInteger("max_chars", mcp.Min(minPageChars), mcp.Max(maxPageChars), mcp.DefaultNumber(DefaultPageChars),
+			mcp.Description("Most characters of bottle text on the page (default 25,000).")),
+		mcp.WithSchemaAdditionalProperties(false),
+	)
+	return tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, bad := argsOf(req)
+		if bad != nil {
+			return bad, nil
+		}
+		if bad := unknownArgs(args, "session_id", "offset", "char_offset", "max_chars"); bad != nil {
+			return bad, nil
+		}
+		id, err := stringArg(args, "session_id")
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		var n [3]int
+		for i, k := range []string{"offset", "char_offset", "max_chars"} {
+			v, _, err := intArg(args, k)
+			if err != nil {
+				return mcp.NewToolResultError(err.Error()), nil
+			}
+			n[i] = v
+		}
+		offset, charOffset, maxChars := n[0], n[1], n[2]
+		if _, given, _ := intArg(args, "max_chars"); !given {
+			maxChars = DefaultPageChars
+		}
+		switch {
+		case offset < 0 || charOffset < 0:
+			return mcp.NewToolResultError("offset and char_offset count from 0; start at offset 0"), nil
+		case maxChars < minPageChars || maxChars > maxPageChars:
+			return mcp.NewToolResultError(fmt.Sprintf("max_chars must be between %s and %s (default %s)",
+				commas(minPageChars), commas(maxPageChars), commas(DefaultPageChars))), nil
+		}
+		s, bad := d.resolveSession(ctx, id, "")
+		if bad != nil {
+			return bad, nil
+		}
+		return d.readBottle(ctx, s, offset, charOffset, maxChars), nil
+	}
+}
+
+// readBottle renders the bottle of s when needed and returns one page of it.
+func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, maxChars int) *mcp.CallToolResult {
+	path, err := render.BottlePath(d.Env.BottlesDir(), s.id)
+	if err != nil {
+		return badID(s.id)
+	}
+	fi, err := os.Lstat(path)
+	missing := errors.Is(err, fs.ErrNotExist)
+	switch {
+	case err != nil && !missing:
+		return mcp.NewToolResultError(fmt.Sprintf("Cannot read the bottle of session %s: %v.", s, err))
+	case !missing && !fi.Mode().IsRegular():
+		return mcp.NewToolResultError(fmt.Sprintf("Refusing to read %s: not a regular file. "+
+			"Call render_bottle to write the bottle of session %s again.", path, s.id))
+	}
+	var status string
+	first := offset == 0 && charOffset == 0
+	switch {
+	case missing:
+		status = "rendered now"
+	case d.sourcesNewer(fi.ModTime(), s.transcript):
+		if first {
+			status = "re-rendered now: its sources had changed"
+		} else {
+			status = "older than its sources; read from offset 0 to re-render"
+		}
+	}
+	if missing || (status != "" && first) {
+		if _, _, bad := d.renderAndWrite(ctx, s, 0); bad != nil {
+			if missing {
+				return bad
+			}
+			status = "could not re-render (" + oneLine(resultText(bad)) + "); showing the previous bottle"
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return mcp.NewToolResultError(fmt.Sprintf("Cannot read the bottle of session %s: %v.", s, err))
+	}
+	p, msg := pageOf(data, offset, charOffset, maxChars)
+	if msg != "" {
+		return mcp.NewToolResultError(fmt.Sprintf("%s. Bottle %s of session %s.", msg, path, s))
+	}
+	return mcp.NewToolResultText(p.text + "\n" + p.footer(path, s, status))
+}
+
+// sourcesNewer reports whether the transcript or claude-mem's database
+// (its main file or its write-ahead log, where recent writes land) changed
+// after t.
+func (d Deps) sourcesNewer(t time.Time, transcript string) bool {
+	db := d.Env.DBPath()
+	for _, p := range []string{transcript, db, db + "-wal"} {
+		if p == "" {
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func resultText(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if t, ok := mcp.AsTextContent(c); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// page is one page of a bottle.
+type page struct {
+	text string // bytes of the file, unchanged
+	// lines is the file's line count; first and last are the 0-based lines
+	// the page starts and ends in; startChar is the character of the first
+	// line it starts at.
+	lines, first, last, startChar int
+	// next and nextChar are where the next page starts; next is -1 at the end.
+	next, nextChar int
+}
+
+// pageOf cuts the page of data that starts at line offset (0-based) and
+// character charOffset of that line and holds at most maxChars characters
+// (runes; a byte of invalid UTF-8 counts as one): whole lines, unless the
+// first line alone is longer, which is then cut at a character boundary.
+// msg explains an offset outside the file.
+func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) {
+	p.lines = bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		p.lines++
+	}
+	if p.lines == 0 && offset == 0 && charOffset == 0 {
+		return page{next: -1}, ""
+	}
+	if p.lines == 0 {
+		return p, "the bottle is empty; read it from offset 0"
+	}
+	if offset >= p.lines {
+		return p, fmt.Sprintf("offset %d is past the end: the bottle has %s lines (offsets 0 to %d)",
+			offset, commas(p.lines), p.lines-1)
+	}
+	// Find the start of line offset.
+	pos := 0
+	for range offset {
+		pos += bytes.IndexByte(data[pos:], '\n') + 1
+	}
+	line := data[pos:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i+1]
+	}
+	skip := runeBytes(line, charOffset)
+	if skip < 0 || skip >= len(line) {
+		return p, fmt.Sprintf("char_offset %d is past the end of line %d (offset %d), which has %d characters; "+
+			"use char_offset 0 or the one the previous footer named", charOffset, offset+1, offset, utf8.RuneCount(bytes.TrimSuffix(line, []byte("\n"))))
+	}
+	pos += skip
+	start := pos
+	p.first, p.startChar, p.next = offset, charOffset, -1
+	left := maxChars
+	for l := offset; l < p.lines; l++ {
+		rest := data[pos:]
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			rest = rest[:i+1]
+		}
+		n := utf8.RuneCount(rest)
+		if n <= left {
+			left -= n
+			pos += len(rest)
+			p.last = l
+			continue
+		}
+		if pos == start { // the first line alone is too long: cut it
+			cut := runeBytes(rest, left)
+			pos += cut
+			p.last, p.next = l, l
+			p.nextChar = left
+			if l == offset {
+				p.nextChar += charOffset
+			}
+			break
+		}
+		p.next = l
+		break
+	}
+	p.text = string(data[start:pos])
+	return p, ""
+}
+
+// runeBytes is the byte length of the first n runes of b (-1 when b has
+// fewer than n).
+func runeBytes(b []byte, n int) int {
+	i := 0
+	for ; n > 0; n-- {
+		if i >= len(b) {
+			return -1
+		}
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+	}
+	return i
+}
+
+// footer is the line after the page text.
+func (p page) footer(path string, s session, status string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[bottle %s · session %s", path, s)
+	if status != "" {
+		b.WriteString(" · " + status)
+	}
+	switch {
+	case p.lines == 0:
+		b.WriteString(" · empty")
+	case p.startChar > 0:
+		fmt.Fprintf(&b, " · lines %s (from character %s)–%s of %s", commas(p.first+1), commas(p.startChar),
+			commas(p.last+1), commas(p.lines))
+	default:
+		fmt.Fprintf(&b, " · lines %s–%s of %s", commas(p.first+1), commas(p.last+1), commas(p.lines))
+	}
+	switch {
+	case p.next < 0:
+		b.WriteString(" · end of bottle]")
+	case p.nextChar > 0:
+		fmt.Fprintf(&b, " · line %s is longer than a page and continues: next read_bottle %s]",
+			commas(p.next+1), argsJSON(s.id, p.next, p.nextChar))
+	default:
+		fmt.Fprintf(&b, " · more: next read_bottle %s]", argsJSON(s.id, p.next, 0))
+	}
+	// One line, whatever a path holds.
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(b.String())
+}
+
+// argsJSON is a read_bottle argument object.
+func argsJSON(id string, offset, charOffset int) string {
+	s := `{"session_id":` + strconv.Quote(id)
+	if offset > 0 || charOffset > 0 {
+		s += `,"offset":` + strconv.Itoa(offset)
+	}
+	if charOffset > 0 {
+		s += `,"char_offset":` + strconv.Itoa(charOffset)
+	}
+	return s + "}"
+}

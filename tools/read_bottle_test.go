@@ -1,0 +1,333 @@
+package tools
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/client"
+)
+
+func TestReadBottleRendersWhenMissing(t *testing.T) {
+	f := newFixture(t)
+	f.addTranscript(t, "basic", basicSID, fixedNow.Add(-time.Hour))
+	c := newClient(t, f.deps)
+
+	got := wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+	data, err := os.ReadFile(f.bottlePath(basicSID))
+	if err != nil {
+		t.Fatalf("bottle not written: %v", err)
+	}
+	body, footer := splitPage(t, got)
+	if body != string(data) {
+		t.Errorf("page body differs from the bottle file:\n%s", body)
+	}
+	wantContains(t, footer, "[bottle "+f.bottlePath(basicSID), "session "+basicSID+" (given)", "rendered now",
+		"lines 1–", "end of bottle]")
+}
+
+func TestReadBottleFreshness(t *testing.T) {
+	f := newFixture(t)
+	tr := f.addTranscript(t, "basic", basicSID, fixedNow.Add(-time.Hour))
+	c := newClient(t, f.deps)
+	path := f.bottlePath(basicSID)
+	wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+
+	// A bottle newer than its sources is served as it is.
+	stamp := "# Session bottle — " + basicSID + "\nhand-made\nthird line\n"
+	os.WriteFile(path, []byte(stamp), 0o600)
+	got := wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+	if body, footer := splitPage(t, got); body != stamp || strings.Contains(footer, "rendered") {
+		t.Errorf("fresh bottle was re-rendered: %q / %q", body, footer)
+	}
+
+	// Transcript newer than the bottle: a later page is served from the
+	// same file (offsets stay valid) and says so; the first page re-renders.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(path, old, old)
+	now := time.Now()
+	os.Chtimes(tr, now, now)
+	got = wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID, "offset": 1}))
+	if body, footer := splitPage(t, got); body != "hand-made\nthird line\n" || !strings.Contains(footer, "read from offset 0 to re-render") {
+		t.Errorf("later page of a stale bottle: %q / %q", body, footer)
+	}
+	got = wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+	if _, footer := splitPage(t, got); !strings.Contains(footer, "re-rendered now") {
+		t.Errorf("stale first page not re-rendered: %q", footer)
+	}
+	if data, _ := os.ReadFile(path); bytes.Contains(data, []byte("hand-made")) {
+		t.Error("bottle file not re-rendered")
+	}
+
+	// claude-mem's database (or its WAL) newer than the bottle re-renders too.
+	for _, db := range []string{f.deps.Env.DBPath(), f.deps.Env.DBPath() + "-wal"} {
+		os.WriteFile(path, []byte(stamp), 0o600)
+		os.Chtimes(path, old, old)
+		os.Chtimes(tr, old, old)
+		os.MkdirAll(f.deps.Env.DataDir(), 0o700)
+		os.WriteFile(db, nil, 0o600)
+		got = wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+		if _, footer := splitPage(t, got); !strings.Contains(footer, "re-rendered now") {
+			t.Errorf("%s newer than the bottle: not re-rendered: %q", db, footer)
+		}
+		os.Remove(db)
+	}
+}
+
+func TestReadBottleKeepsOldBottleWhenRenderFails(t *testing.T) {
+	f := newFixture(t)
+	tr := f.addTranscript(t, "basic", basicSID, fixedNow.Add(-time.Hour))
+	c := newClient(t, f.deps)
+	wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(f.bottlePath(basicSID), old, old)
+	// A database that cannot be read, newer than the bottle.
+	os.MkdirAll(f.deps.Env.DataDir(), 0o700)
+	os.WriteFile(f.deps.Env.DBPath(), []byte("not a database at all, but long enough to be read as one"), 0o600)
+	os.Remove(tr) // and no transcript: nothing to render
+	got := wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+	body, footer := splitPage(t, got)
+	wantContains(t, footer, "could not re-render", "showing the previous bottle")
+	if !strings.HasPrefix(body, "# Session bottle — "+basicSID) {
+		t.Errorf("previous bottle not shown: %q", body)
+	}
+}
+
+// splitPage splits a read_bottle result into the file's text and the
+// footer line.
+func splitPage(t testing.TB, s string) (body, footer string) {
+	t.Helper()
+	i := strings.LastIndexByte(s, '\n')
+	if i < 0 {
+		t.Fatalf("page without a footer line: %q", s)
+	}
+	body, footer = s[:i], s[i+1:]
+	if !strings.HasPrefix(footer, "[bottle ") || !strings.HasSuffix(footer, "]") {
+		t.Fatalf("footer %q", footer)
+	}
+	return body, footer
+}
+
+// readAll pages through a bottle with read_bottle and returns the pages'
+// bodies.
+func readAll(t testing.TB, c *client.Client, id string, maxChars int) []string {
+	t.Helper()
+	var pages []string
+	args := map[string]any{"session_id": id, "max_chars": maxChars}
+	for range 100000 {
+		got := wantOK(t, call(t, c, "read_bottle", args))
+		body, footer := splitPage(t, got)
+		pages = append(pages, body)
+		if strings.HasSuffix(footer, "end of bottle]") {
+			return pages
+		}
+		i := strings.Index(footer, "next read_bottle ")
+		if i < 0 {
+			t.Fatalf("footer names no next page: %q", footer)
+		}
+		next := map[string]any{}
+		if err := jsonUnmarshal(strings.TrimSuffix(footer[i+len("next read_bottle "):], "]"), &next); err != nil {
+			t.Fatalf("footer args: %v (%q)", err, footer)
+		}
+		if next["session_id"] != id {
+			t.Fatalf("footer names session %v, want %s", next["session_id"], id)
+		}
+		next["max_chars"] = maxChars
+		args = next
+	}
+	t.Fatal("paging does not end")
+	return nil
+}
+
+// paged is a bottle with short, empty, multi-byte and over-long lines, and
+// no final newline.
+func paged() string {
+	var b strings.Builder
+	b.WriteString("# Session bottle — paged\n\n")
+	for i := range 60 {
+		b.WriteString(strings.Repeat("word ", i%13))
+		b.WriteString("ünïcödé 日本語 😀\n")
+	}
+	b.WriteString(strings.Repeat("é", 1000) + "\n")                 // one line of 1,000 characters
+	b.WriteString(strings.Repeat("x", 450) + "😀" + "\n")            // a cut lands next to a 4-byte rune
+	b.WriteString(strings.Repeat("y", 199) + "\n" + "z\n" + "tail") // exactly a page, then no final newline
+	return b.String()
+}
+
+func TestReadBottlePagingCoversEveryLine(t *testing.T) {
+	f := newFixture(t)
+	const id = "paged-session"
+	want := paged()
+	os.MkdirAll(f.deps.Env.BottlesDir(), 0o700)
+	os.WriteFile(f.bottlePath(id), []byte(want), 0o600)
+	c := newClient(t, f.deps)
+
+	for _, limit := range []int{200, 201, 333, 1000, 25000} {
+		pages := readAll(t, c, id, limit)
+		if got := strings.Join(pages, ""); got != want {
+			t.Fatalf("max_chars %d: pages joined differ from the file (%d vs %d bytes)", limit, len(got), len(want))
+		}
+		for i, p := range pages {
+			if n := utf8.RuneCountInString(p); n > limit {
+				t.Errorf("max_chars %d: page %d has %d characters", limit, i, n)
+			}
+			if !utf8.ValidString(p) {
+				t.Errorf("max_chars %d: page %d cut inside a character", limit, i)
+			}
+			// Only a line longer than a page is cut.
+			if i+1 < len(pages) && !strings.HasSuffix(p, "\n") && utf8.RuneCountInString(p) < limit {
+				t.Errorf("max_chars %d: page %d ends inside a line that would have fit: %q", limit, i, p[max(0, len(p)-20):])
+			}
+		}
+	}
+}
+
+func TestReadBottlePagingRendered(t *testing.T) {
+	const id = "33333333-4444-4555-8666-777777777777"
+	f := newFixture(t)
+	f.writeTranscript(t, id, manyTurns(30, 2000), fixedNow)
+	c := newClient(t, f.deps)
+	wantOK(t, call(t, c, "render_bottle", map[string]any{"session_id": id, "budget_tokens": 0}))
+	want, _ := os.ReadFile(f.bottlePath(id))
+	pages := readAll(t, c, id, DefaultPageChars)
+	if len(pages) < 3 {
+		t.Errorf("%d pages of a %d-byte bottle, want several", len(pages), len(want))
+	}
+	if got := strings.Join(pages, ""); got != string(want) {
+		t.Error("pages joined differ from the bottle")
+	}
+}
+
+func TestReadBottleLongLineFooter(t *testing.T) {
+	f := newFixture(t)
+	os.MkdirAll(f.deps.Env.BottlesDir(), 0o700)
+	os.WriteFile(f.bottlePath("long"), []byte("a\n"+strings.Repeat("é", 500)+"\nb\n"), 0o600)
+	c := newClient(t, f.deps)
+	got := wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": "long", "offset": 1, "max_chars": 200}))
+	_, footer := splitPage(t, got)
+	wantContains(t, footer, "lines 2–2 of 3", "line 2 is longer than a page and continues",
+		`{"session_id":"long","offset":1,"char_offset":200}`)
+	got = wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": "long", "offset": 1, "char_offset": 400, "max_chars": 200}))
+	body, footer := splitPage(t, got)
+	if want := strings.Repeat("é", 100) + "\nb\n"; body != want {
+		t.Errorf("last part of the line: %q, want %q", body, want)
+	}
+	wantContains(t, footer, "lines 2 (from character 400)–3 of 3", "end of bottle]")
+}
+
+func TestReadBottleErrors(t *testing.T) {
+	f := newFixture(t)
+	f.addTranscript(t, "basic", basicSID, fixedNow)
+	os.MkdirAll(f.deps.Env.BottlesDir(), 0o700)
+	os.WriteFile(f.bottlePath("three"), []byte("one\ntwo\nthree\n"), 0o600)
+	c := newClient(t, f.deps)
+
+	tests := []struct {
+		name string
+		args map[string]any
+		want []string
+	}{
+		{"PastEnd", map[string]any{"session_id": "three", "offset": 3}, []string{"offset 3 is past the end", "3 lines (offsets 0 to 2)"}},
+		{"Negative", map[string]any{"session_id": "three", "offset": -1}, []string{"count from 0"}},
+		{"NotInteger", map[string]any{"session_id": "three", "offset": "first"}, []string{"offset must be an integer"}},
+		{"CharOffsetPastLine", map[string]any{"session_id": "three", "offset": 1, "char_offset": 4}, []string{"char_offset 4 is past the end of line 2"}},
+		{"MaxCharsSmall", map[string]any{"session_id": "three", "max_chars": 10}, []string{"max_chars must be between 200 and 100,000"}},
+		{"MaxCharsLarge", map[string]any{"session_id": "three", "max_chars": 1000000}, []string{"max_chars must be between"}},
+		{"UnknownSession", map[string]any{"session_id": "nobody"}, []string{"Nothing to render", basicSID}},
+		{"BadID", map[string]any{"session_id": "../../x"}, []string{"invalid session_id"}},
+		{"UnknownArgument", map[string]any{"session_id": "three", "line": 2}, []string{`unknown argument(s) "line"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantError(t, call(t, c, "read_bottle", tt.args), tt.want...)
+		})
+	}
+	// A line exactly consumed: char_offset at its end still has the newline.
+	got := wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": "three", "offset": 1, "char_offset": 3}))
+	if body, _ := splitPage(t, got); body != "\nthree\n" {
+		t.Errorf("char_offset at end of line: %q", body)
+	}
+}
+
+func TestPageOf(t *testing.T) {
+	tests := []struct {
+		name                  string
+		data                  string
+		offset, charOff, max  int
+		want                  string
+		next, nextChar, lines int
+		msg                   string
+	}{
+		{name: "Empty", data: "", max: 5, want: "", next: -1},
+		{name: "All", data: "a\nb\n", max: 10, want: "a\nb\n", next: -1, lines: 2},
+		{name: "WholeLinesOnly", data: "aaa\nbbb\n", max: 6, want: "aaa\n", next: 1, lines: 2},
+		{name: "NewlineCounts", data: "aaa\nbbb\n", max: 8, want: "aaa\nbbb\n", next: -1, lines: 2},
+		{name: "CutLongLine", data: "aaaaaa\nb", max: 4, want: "aaaa", next: 0, nextChar: 4, lines: 2},
+		{name: "ContinueLine", data: "aaaaaa\nb", charOff: 4, max: 4, want: "aa\nb", next: -1, lines: 2},
+		{name: "CutRunes", data: "ééééé\n", max: 2, want: "éé", next: 0, nextChar: 2, lines: 1},
+		{name: "NoFinalNewline", data: "a\nb", offset: 1, max: 5, want: "b", next: -1, lines: 2},
+		{name: "PastEnd", data: "a\nb", offset: 2, max: 5, msg: "offset 2 is past the end", lines: 2},
+		{name: "EmptyFileOffset", data: "", offset: 1, max: 5, msg: "the bottle is empty"},
+		{name: "CharOffsetPast", data: "ab", charOff: 2, max: 5, msg: "char_offset 2 is past", lines: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, msg := pageOf([]byte(tt.data), tt.offset, tt.charOff, tt.max)
+			if tt.msg != "" {
+				if !strings.Contains(msg, tt.msg) {
+					t.Errorf("pageOf msg = %q, want %q", msg, tt.msg)
+				}
+				return
+			}
+			if msg != "" {
+				t.Fatalf("pageOf msg = %q", msg)
+			}
+			if p.text != tt.want || p.next != tt.next || p.nextChar != tt.nextChar || p.lines != tt.lines {
+				t.Errorf("pageOf(%q, %d, %d, %d) = %q next %d/%d lines %d; want %q next %d/%d lines %d",
+					tt.data, tt.offset, tt.charOff, tt.max, p.text, p.next, p.nextChar, p.lines,
+					tt.want, tt.next, tt.nextChar, tt.lines)
+			}
+		})
+	}
+}
+
+// TestPageOfRandom: for random texts and page sizes, following next and
+// nextChar visits every byte exactly once.
+func TestPageOfRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "bc", "\n", "é", "日本", "😀", "\n\n", "word ", "\xff"}
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(80) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		data := b.String()
+		max := 1 + r.IntN(12)
+		var got strings.Builder
+		offset, charOff := 0, 0
+		for steps := 0; ; steps++ {
+			if steps > len(data)+2 {
+				t.Fatalf("no progress paging %q by %d", data, max)
+			}
+			p, msg := pageOf([]byte(data), offset, charOff, max)
+			if msg != "" {
+				t.Fatalf("pageOf(%q, %d, %d, %d): %s", data, offset, charOff, max, msg)
+			}
+			if n := utf8.RuneCountInString(p.text); n > max {
+				t.Fatalf("page of %d characters > %d", n, max)
+			}
+			got.WriteString(p.text)
+			if p.next < 0 {
+				break
+			}
+			offset, charOff = p.next, p.nextChar
+		}
+		if got.String() != data {
+			t.Fatalf("pages of %q by %d join to %q", data, max, got.String())
+		}
+	}
+}

@@ -1,0 +1,85 @@
+// Package tools defines bottle's MCP tools — render_bottle, read_bottle and
+// expand_observation — over package render, and the server that offers them.
+//
+// Each tool lives in its own file as a constructor that closes over [Deps] and
+// returns the tool's definition and handler. Handlers are safe for concurrent
+// use (mcp-go runs tool calls on a worker pool): they share nothing but the
+// read-only Deps. A failure the model can act on (unknown session, bad id, bad
+// offset, nothing to render) is a tool result with isError set and a message
+// that says what to do next; a Go error from a handler means a bug.
+//
+// No tool reads an arbitrary path: transcripts must resolve inside
+// <config>/projects/, bottles are read only from the bottles folder, and
+// session ids are validated before they touch a path.
+package tools
+
+import (
+	_ "embed"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"bottle/render"
+)
+
+// Instructions are the server instructions sent to the client at
+// initialization (Claude Code truncates them at 2 KB).
+//
+//go:embed instructions.md
+var Instructions string
+
+// Deps are what the tools need from the process. The zero values of Now and
+// Location mean time.Now and time.Local.
+type Deps struct {
+	// Env resolves the config, data and bottles folders.
+	Env render.Env
+	// Cwd is the server's working directory: its project's newest session is
+	// the current session.
+	Cwd string
+	// Now is the clock written into rendered bottles.
+	Now func() time.Time
+	// Location is the zone of the times shown (nil = time.Local).
+	Location *time.Location
+}
+
+func (d Deps) now() time.Time {
+	if d.Now == nil {
+		return time.Now()
+	}
+	return d.Now()
+}
+
+func (d Deps) loc() *time.Location {
+	if d.Location == nil {
+		return time.Local
+	}
+	return d.Location
+}
+
+// All returns every tool, in the order tools/list shows them.
+func All(d Deps) []server.ServerTool {
+	return []server.ServerTool{
+		serverTool(RenderBottle(d)),
+		serverTool(ReadBottle(d)),
+		serverTool(ExpandObservation(d)),
+	}
+}
+
+func serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
+	return server.ServerTool{Tool: t, Handler: h}
+}
+
+// NewServer returns the bottle MCP server with every tool registered:
+// tools capability without list changes, panics in handlers recovered, and
+// [Instructions].
+func NewServer(d Deps, version string) *server.MCPServer {
+	s := server.NewMCPServer("bottle", version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithInstructions(strings.TrimSpace(Instructions)),
+	)
+	s.AddTools(All(d)...)
+	return s
+}

@@ -1,0 +1,261 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/tools_list.golden.json")
+
+// TestToolsListGolden pins what the model sees of every tool: names,
+// descriptions, input schemas and annotations. Refresh with
+// go test ./tools -run TestToolsListGolden -update, and review the diff.
+func TestToolsListGolden(t *testing.T) {
+	c := newClient(t, newFixture(t).deps)
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(res.Tools, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "tools_list.golden.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tools -run TestToolsListGolden -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("tools/list differs from %s (-want +got); run with -update if intended:\n%s", path, diff)
+	}
+}
+
+func TestToolDefinitions(t *testing.T) {
+	c := newClient(t, newFixture(t).deps)
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+	want := map[string]hints{
+		"render_bottle":      {readOnly: false, destructive: false, idempotent: true},
+		"read_bottle":        {readOnly: true, idempotent: true},
+		"expand_observation": {readOnly: true, idempotent: true},
+	}
+	if len(res.Tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(res.Tools), len(want))
+	}
+	for _, tool := range res.Tools {
+		w, ok := want[tool.Name]
+		if !ok {
+			t.Errorf("unexpected tool %q", tool.Name)
+			continue
+		}
+		a := tool.Annotations
+		got := hints{*a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint}
+		if got != w {
+			t.Errorf("%s annotations %+v, want %+v", tool.Name, got, w)
+		}
+		// Claude Code truncates descriptions at 2 KB; each shows an example.
+		if n := len(tool.Description); n > 2048 {
+			t.Errorf("%s description is %d bytes, want ≤ 2048", tool.Name, n)
+		}
+		if !strings.Contains(tool.Description, "Example: {") {
+			t.Errorf("%s description has no example argument object", tool.Name)
+		}
+		if len("mcp__bottle__"+tool.Name) > 64 {
+			t.Errorf("%s: model-facing name too long", tool.Name)
+		}
+		if tool.OutputSchema.Type != "" {
+			t.Errorf("%s declares an output schema; results are text only", tool.Name)
+		}
+		for name, p := range tool.InputSchema.Properties {
+			m, _ := p.(map[string]any)
+			if m["type"] == nil || m["description"] == nil {
+				t.Errorf("%s.%s lacks a type or description: %v", tool.Name, name, p)
+			}
+		}
+	}
+	if n := len(Instructions); n > 2048 {
+		t.Errorf("instructions are %d bytes, want ≤ 2048", n)
+	}
+}
+
+func TestInitializeInstructions(t *testing.T) {
+	c, err := client.NewInProcessClientWithOptions(NewServer(newFixture(t).deps, "v9"),
+		client.WithProtocolVersion(mcp.ProtocolVersion20251125))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	c.Start(ctx)
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ServerInfo.Name != "bottle" || res.ServerInfo.Version != "v9" {
+		t.Errorf("server info %+v", res.ServerInfo)
+	}
+	if res.Instructions != strings.TrimSpace(Instructions) || !strings.Contains(res.Instructions, "read_bottle") {
+		t.Errorf("instructions %q", res.Instructions)
+	}
+	if res.Capabilities.Tools == nil || res.Capabilities.Tools.ListChanged {
+		t.Errorf("tools capability %+v, want listChanged false", res.Capabilities.Tools)
+	}
+}
+
+// TestPanicRecovered: a panicking handler becomes an error of that call and
+// the server goes on serving.
+func TestPanicRecovered(t *testing.T) {
+	f := newFixture(t)
+	f.addTranscript(t, "basic", basicSID, fixedNow)
+	s := NewServer(f.deps, "test")
+	s.AddTool(mcp.NewTool("boom"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("kaboom")
+	})
+	c, err := client.NewInProcessClient(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	c.Start(ctx)
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "boom"
+	if _, err := c.CallTool(ctx, req); err == nil || !strings.Contains(err.Error(), "panic recovered") {
+		t.Errorf("panicking tool: err = %v, want a recovered panic", err)
+	}
+	wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
+}
+
+// TestConcurrentCalls runs every tool from many goroutines at once (mcp-go
+// serves stdio tool calls on a worker pool); run with -race.
+func TestConcurrentCalls(t *testing.T) {
+	f := newFixture(t)
+	f.addTranscript(t, "basic", basicSID, fixedNow.Add(-time.Hour))
+	f.addTranscript(t, "commands", commandsSID, fixedNow)
+	f.addDB(t, rowsExpand)
+	c := newClient(t, f.deps)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 16 {
+		wg.Go(func() {
+			id := []string{basicSID, commandsSID}[i%2]
+			for _, tc := range []struct {
+				name string
+				args map[string]any
+			}{
+				{"render_bottle", map[string]any{"session_id": id}},
+				{"read_bottle", map[string]any{"session_id": id, "max_chars": 200}},
+				{"read_bottle", map[string]any{}},
+				{"expand_observation", map[string]any{"ids": []any{"4242", "t1"}, "session_id": basicSID}},
+			} {
+				req := mcp.CallToolRequest{}
+				req.Params.Name, req.Params.Arguments = tc.name, tc.args
+				res, err := c.CallTool(context.Background(), req)
+				if err != nil || res.IsError {
+					errs <- tc.name + ": " + errText(err, res)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	// Concurrent renders leave a complete bottle and no temp files.
+	entries, _ := os.ReadDir(f.deps.Env.BottlesDir())
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".md") || strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("stray file %s in the bottles folder", e.Name())
+		}
+	}
+}
+
+func errText(err error, res *mcp.CallToolResult) string {
+	if err != nil {
+		return err.Error()
+	}
+	var b bytes.Buffer
+	for _, c := range res.Content {
+		if tc, ok := mcp.AsTextContent(c); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// TestMemoryFlat: a thousand calls leave the heap where it was.
+func TestMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	f := newFixture(t)
+	f.addTranscript(t, "basic", basicSID, fixedNow)
+	f.addDB(t, rowsExpand)
+	c := newClient(t, f.deps)
+	calls := []struct {
+		name string
+		args map[string]any
+	}{
+		{"read_bottle", map[string]any{"session_id": basicSID}},
+		{"render_bottle", map[string]any{"session_id": basicSID}},
+		{"expand_observation", map[string]any{"ids": []any{"4242"}, "session_id": basicSID}},
+		{"read_bottle", map[string]any{"session_id": "nobody"}},
+	}
+	run := func(n int) {
+		for i := range n {
+			tc := calls[i%len(calls)]
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = tc.name, tc.args
+			if _, err := c.CallTool(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	heap := func() uint64 {
+		var m runtime.MemStats
+		for range 3 {
+			runtime.GC()
+		}
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	run(100) // warm up caches and pools
+	before := heap()
+	run(1000)
+	after := heap()
+	t.Logf("heap in use: %d KB before, %d KB after 1,000 calls", before>>10, after>>10)
+	if after > before+8<<20 {
+		t.Errorf("heap grew from %d KB to %d KB over 1,000 calls", before>>10, after>>10)
+	}
+}
