@@ -93,7 +93,23 @@ func WriteBottle(dir, id string, data []byte) (string, error) {
 	if err := writeAtomic(path, data); err != nil {
 		return "", err
 	}
+	removeStaleTemps(path, time.Now())
 	return path, nil
+}
+
+// staleTemp is how old a temp sibling must be before a later write removes
+// it: a writer killed between create and rename (a hook past its deadline,
+// SIGKILL) leaves one behind; a live concurrent writer's is younger.
+const staleTemp = time.Minute
+
+// removeStaleTemps removes temp siblings of path left by killed writers.
+func removeStaleTemps(path string, now time.Time) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleTemp {
+			os.Remove(m)
+		}
+	}
 }
 
 func writeAtomic(path string, data []byte) (err error) {

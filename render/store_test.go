@@ -208,3 +208,22 @@ func TestFindTranscriptSkipsSymlinks(t *testing.T) {
 		t.Errorf("FindTranscript followed a symlink out of the projects folder: %v", err)
 	}
 }
+
+func TestWriteBottleRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".s1.md.tmp-123")
+	fresh := filepath.Join(dir, ".s1.md.tmp-456")
+	writeFile(t, stale, "partial")
+	writeFile(t, fresh, "partial")
+	old := time.Now().Add(-2 * staleTemp)
+	os.Chtimes(stale, old, old)
+	if _, err := WriteBottle(dir, "s1", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a stale temp file survived the next write")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a fresh temp file (a concurrent writer's) was removed")
+	}
+}
