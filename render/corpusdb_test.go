@@ -148,6 +148,23 @@ func TestCorpusDatabases(t *testing.T) {
 			if res.Observations != len(s.Observations) {
 				t.Errorf("Observations = %d, want %d", res.Observations, len(s.Observations))
 			}
+			// Every id of the default bottle expands.
+			def, err := Render(context.Background(), Options{SessionID: o.SessionID, DBPath: o.DBPath, TranscriptPath: o.TranscriptPath, Now: fixedNow, Location: time.UTC})
+			if err != nil {
+				t.Fatal(err)
+			}
+			exps, err := Expand(context.Background(), Options{SessionID: o.SessionID, DBPath: o.DBPath, TranscriptPath: o.TranscriptPath, Location: time.UTC}, idsIn(string(def.Markdown)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range exps {
+				if !x.Found && !(wantMode == ModeReconstructed && strings.HasPrefix(x.ID, "a")) {
+					t.Errorf("id %s does not expand: %s", x.ID, x.Missing)
+				}
+				if strings.Contains(x.Text, "SECRET-") {
+					t.Errorf("expansion of %s leaks private text", x.ID)
+				}
+			}
 			secs := sections(md)
 			where := map[string][]int{}
 			for i, sec := range secs {
