@@ -1,0 +1,24 @@
+// Package e2e holds bottle's end-to-end test: the real Claude Code CLI, run as
+// a subprocess in a scratch home and project where "hookbin install --scope
+// project" registered the freshly built hookbin and mcpserver, talks to a
+// scripted mock of the Anthropic Messages API on 127.0.0.1. The test drives a
+// session through tool calls, auto and manual compaction, resume and /clear,
+// without and with a claude-mem database, and checks what the model was sent,
+// what the hooks answered, what Claude Code logged and what was written to
+// disk.
+//
+// It runs under "go test ./e2e" (and so under "go test ./...") when
+// $BOTTLE_E2E_CLAUDE names a claude binary, and skips with a message
+// otherwise:
+//
+//	claude=$(scripts/install-claude.sh 2.1.332)   # installs into ~/.cache/bottle-e2e/2.1.332
+//	BOTTLE_E2E_CLAUDE=$claude go test -race -v -run TestClaudeCode ./e2e
+//
+// Nothing leaves the machine: HTTP(S)_PROXY point at the mock, which refuses
+// and records any CONNECT, and on Linux the test re-runs itself in a network
+// namespace with only loopback where the kernel allows one
+// (BOTTLE_E2E_NETNS=auto|on|off). BOTTLE_E2E_KEEP=DIR keeps each scratch
+// world (home, project, bottles, Claude Code's stream and debug log, every
+// request the mock got) for a look after a failure. The package has no code
+// outside its tests.
+package e2e
