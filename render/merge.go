@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,9 +144,9 @@ func mergeObservations(b *Bottle, t *Transcript, s *claudemem.Session) int {
 		}
 		it := Item{Kind: ItemObservation, ID: strconv.FormatInt(o.ID, 10), Text: observationLine(o), Time: o.Created}
 		if at < 0 {
-			b.Preamble.Happened = append(b.Preamble.Happened, it)
+			b.Preamble.Happened = insertByTime(b.Preamble.Happened, it)
 		} else {
-			b.Turns[at].Happened = append(b.Turns[at].Happened, it)
+			b.Turns[at].Happened = insertByTime(b.Turns[at].Happened, it)
 		}
 	}
 	// Digests give way: only tool calls newer than the newest observation
@@ -166,7 +167,6 @@ func mergeObservations(b *Bottle, t *Transcript, s *claudemem.Session) int {
 			}
 			out = append(out, it)
 		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 		return out
 	}
 	b.Preamble.Happened = pend(b.Preamble.Happened)
@@ -174,6 +174,20 @@ func mergeObservations(b *Bottle, t *Transcript, s *claudemem.Session) int {
 		b.Turns[i].Happened = pend(b.Turns[i].Happened)
 	}
 	return len(s.Observations)
+}
+
+// insertByTime inserts an observation before the first transcript item
+// newer than it (after observations of the same time), so transcript items
+// keep their file order and observations keep created_at order.
+func insertByTime(items []Item, it Item) []Item {
+	i := len(items)
+	for j := range items {
+		if items[j].Time.After(it.Time) {
+			i = j
+			break
+		}
+	}
+	return slices.Insert(items, i, it)
 }
 
 // fromStored builds a reconstructed bottle from claude-mem's records alone
