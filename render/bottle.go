@@ -101,7 +101,14 @@ func fromTranscript(t *Transcript) *Bottle {
 			cur = &b.Turns[len(b.Turns)-1]
 		case EvMidTurn:
 			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Text: e.Text})
-		case EvCommand:
+		case EvCommand, EvBash:
+			if isBlank(e.Text) {
+				continue // nothing left after stripping
+			}
+			if e.Kind == EvBash {
+				add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time})
+				continue
+			}
 			// A command's arguments are the user's words: keep them
 			// verbatim. A bare command is one line of activity.
 			if strings.ContainsRune(strings.TrimSpace(e.Text), ' ') {
@@ -109,8 +116,6 @@ func fromTranscript(t *Transcript) *Bottle {
 			} else {
 				add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time})
 			}
-		case EvBash:
-			add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time})
 		case EvInterrupt:
 			add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
 		case EvTaskNote:

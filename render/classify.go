@@ -13,44 +13,22 @@ type userContent struct {
 	bad     bool // content is neither a string nor a list of blocks
 }
 
-// contextTags wrap text blocks the IDE or harness adds next to a typed prompt
-// in the same message; a block that is entirely one of them is not the user's words.
-var contextTags = []string{"ide_opened_file", "ide_selection", "system-reminder"}
+// A user message's content is decoded by the scanner (scan_line.go):
+// jsonScanner.userContent and jsonScanner.resultText.
 
-func parseUserContent(raw json.RawMessage) userContent {
-	var c userContent
+// resultText flattens a tool_result's content (a string or a list of
+// blocks); "" when raw is not valid JSON.
+func resultText(raw json.RawMessage) string {
 	raw = trimJSONSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return c
+	var s jsonScanner
+	if len(raw) == 0 || !s.index(raw) {
+		return ""
 	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			c.bad = true
-			return c
-		}
-		c.texts = []string{s}
-		return c
+	e := s.skip(0, 0)
+	if e < 0 || s.ws(e) != len(raw) {
+		return ""
 	}
-	var blocks []block
-	if json.Unmarshal(raw, &blocks) != nil {
-		c.bad = true
-		return c
-	}
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			if isContextBlock(b.Text) {
-				continue
-			}
-			c.texts = append(c.texts, b.Text)
-		case "image", "document":
-			c.images++
-		case "tool_result":
-			c.results = append(c.results, toolResult{id: b.ToolUseID, text: resultText(b.Content), isError: b.IsError})
-		}
-	}
-	return c
+	return s.resultText(val{0, e})
 }
 
 func trimJSONSpace(b []byte) []byte {
@@ -60,40 +38,9 @@ func trimJSONSpace(b []byte) []byte {
 	return b
 }
 
-// resultText flattens a tool_result's content (a string or a list of blocks).
-func resultText(raw json.RawMessage) string {
-	raw = trimJSONSpace(raw)
-	if len(raw) == 0 {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		return s
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for i, bl := range blocks {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		switch bl.Type {
-		case "text":
-			b.WriteString(bl.Text)
-		case "image":
-			b.WriteString("[image]")
-		default:
-			b.WriteString("[" + bl.Type + "]")
-		}
-	}
-	return b.String()
-}
+// contextTags wrap text blocks the IDE or harness adds next to a typed prompt
+// in the same message; a block that is entirely one of them is not the user's words.
+var contextTags = []string{"ide_opened_file", "ide_selection", "system-reminder"}
 
 func isContextBlock(s string) bool {
 	t := strings.TrimSpace(s)
@@ -156,15 +103,18 @@ func classify(c userContent) (Event, bool) {
 	}
 	if strings.HasPrefix(t, "<") {
 		name := leadingTag(t)
+		// Wrapper parts are taken from the stripped text: a private block
+		// may span the wrapper's elements.
 		switch name {
 		case "command-name", "command-message", "command-args", "command-contents":
-			return Event{Kind: EvCommand, Text: slashCommand(t)}, true
+			return Event{Kind: EvCommand, Text: slashCommand(stripPrivate(t))}, true
 		case "bash-input":
-			return Event{Kind: EvBash, Text: element(t, "bash-input")}, true
+			return Event{Kind: EvBash, Text: element(stripPrivate(t), "bash-input")}, true
 		case "task-notification", "agent-notification":
-			s := element(t, "summary")
+			st := stripPrivate(t)
+			s := element(st, "summary")
 			if s == "" {
-				s = element(t, "status")
+				s = element(st, "status")
 			}
 			return Event{Kind: EvTaskNote, Text: s}, true
 		}

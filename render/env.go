@@ -2,6 +2,8 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +52,7 @@ func (e Env) DataDir() string {
 		return ""
 	}
 	def := filepath.Join(e.Home, ".claude-mem")
-	raw, err := os.ReadFile(filepath.Join(def, "settings.json"))
+	raw, err := readSettings(filepath.Join(def, "settings.json"))
 	if err == nil {
 		var s map[string]any
 		if json.Unmarshal(raw, &s) == nil {
@@ -91,4 +93,22 @@ func expandHome(p, home string) string {
 		return filepath.Join(home, p[2:])
 	}
 	return p
+}
+
+// readSettings reads a small regular file; anything else (a FIFO, which
+// would block, a directory, a huge file) is refused.
+func readSettings(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return nil, fmt.Errorf("%s: not a settings file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 1<<20))
 }

@@ -44,6 +44,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("open claude-mem db %s: is a directory, not a database file", path)
 	}
+	if !fi.Mode().IsRegular() {
+		// A FIFO or device would block SQLite's open(2) or read garbage.
+		return nil, fmt.Errorf("open claude-mem db %s: not a regular file", path)
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("open claude-mem db: %w", err)
