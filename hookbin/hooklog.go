@@ -90,6 +90,9 @@ func logText(s string, max int) string {
 // or stdout (its answer), and must not fail because its log cannot be written.
 // The folder is created 0700 and the file 0600: log lines name sessions.
 func appendLog(path string, e logEntry) {
+	if !filepath.IsAbs(path) {
+		return // no data folder known: never log into the working directory
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return
 	}

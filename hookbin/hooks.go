@@ -10,10 +10,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"bottle/render"
@@ -161,7 +163,17 @@ func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin i
 		entry.Outcome = fmt.Sprintf("error: unexpected argument %q", flags.Arg(0))
 		return nil
 	}
+	if homeless(env) {
+		// Nowhere to write, not even the log: a bottle or log written to a
+		// relative path would land in the working directory, the user's project.
+		logIt = false
+		return nil
+	}
 	deadline, warn := hookDeadline(*flagDeadline, env, h.deadline)
+	// A write to a closed stdout pipe would kill the process with SIGPIPE
+	// (Go's rule for fds 1 and 2) and break "always exit 0"; ignored, the
+	// write fails with EPIPE and is logged.
+	signal.Ignore(syscall.SIGPIPE)
 
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -235,6 +247,13 @@ func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin i
 	}
 	entry.Outcome += warn
 	return nil
+}
+
+// homeless reports whether the folders a hook reads and writes are unknown:
+// without HOME (and the variables that stand in for it) Env's defaults are
+// relative paths, which would resolve against the hook's working directory.
+func homeless(env render.Env) bool {
+	return !filepath.IsAbs(env.ConfigDir()) || !filepath.IsAbs(env.BottlesDir()) || !filepath.IsAbs(env.LogPath())
 }
 
 // hookDeadline is the --deadline flag when set, else $BOTTLE_HOOK_DEADLINE,
@@ -435,4 +454,3 @@ func currentTask(ctx context.Context, res *render.Result) string {
 	}
 	return sum
 }
-

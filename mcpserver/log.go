@@ -24,6 +24,9 @@ func (w logWriter) Write(p []byte) (int, error) {
 		text = text[:1000] + "…"
 	}
 	line := time.Now().UTC().Format("2006-01-02T15:04:05.000Z") + " mcpserver session=- mode=- 0ms error: " + text + "\n"
+	if !filepath.IsAbs(w.path) {
+		return len(p), nil // no data folder known: never log into the working directory
+	}
 	if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
 		return len(p), nil
 	}

@@ -74,16 +74,29 @@ func (e Env) DBPath() string {
 	return filepath.Join(d, "claude-mem.db")
 }
 
-// BottlesDir is where bottles are written: $BOTTLE_DIR, else <data>/bottles.
+// BottlesDir is where bottles are written: $BOTTLE_DIR, else <data>/bottles;
+// "" when neither a home nor a data folder is known (never a relative
+// default, which would write into whatever folder the process runs in).
 func (e Env) BottlesDir() string {
 	if d := e.get("BOTTLE_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(e.DataDir(), "bottles")
+	d := e.DataDir()
+	if d == "" {
+		return ""
+	}
+	return filepath.Join(d, "bottles")
 }
 
-// LogPath is the hook log file, <data>/logs/bottle.log.
-func (e Env) LogPath() string { return filepath.Join(e.DataDir(), "logs", "bottle.log") }
+// LogPath is the hook log file, <data>/logs/bottle.log ("" when no data
+// folder is known).
+func (e Env) LogPath() string {
+	d := e.DataDir()
+	if d == "" {
+		return ""
+	}
+	return filepath.Join(d, "logs", "bottle.log")
+}
 
 func expandHome(p, home string) string {
 	if p == "~" {

@@ -75,6 +75,9 @@ func BottlePath(dir, id string) (string, error) {
 	if err := checkID(id); err != nil {
 		return "", err
 	}
+	if dir == "" || !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("bottles folder %q is not an absolute path (is HOME set? set BOTTLE_DIR)", dir)
+	}
 	return filepath.Join(dir, id+".md"), nil
 }
 
@@ -175,7 +178,15 @@ func Archive(dir, id string, now time.Time, retention time.Duration) (string, er
 	if err := os.MkdirAll(archive, 0o700); err != nil {
 		return "", fmt.Errorf("create archive dir: %w", err)
 	}
-	dst := filepath.Join(archive, now.UTC().Format("20060102T150405Z")+"-"+id+".md")
+	stamp := now.UTC().Format("20060102T150405Z")
+	dst := filepath.Join(archive, stamp+"-"+id+".md")
+	// Two archives of one session in the same second keep both.
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		dst = filepath.Join(archive, fmt.Sprintf("%s-%s-%d.md", stamp, id, n))
+	}
 	if err := os.Rename(src, dst); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			dst = ""

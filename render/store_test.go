@@ -227,3 +227,33 @@ func TestWriteBottleRemovesStaleTemps(t *testing.T) {
 		t.Error("a fresh temp file (a concurrent writer's) was removed")
 	}
 }
+
+func TestNoHomeNoRelativePaths(t *testing.T) {
+	env := Env{}
+	if env.BottlesDir() != "" || env.LogPath() != "" || env.DBPath() != "" {
+		t.Errorf("with no home: bottles %q, log %q, db %q; want all empty", env.BottlesDir(), env.LogPath(), env.DBPath())
+	}
+	for _, dir := range []string{"", "relative/bottles"} {
+		if _, err := WriteBottle(dir, "s1", []byte("x")); err == nil {
+			t.Errorf("WriteBottle(%q) succeeded", dir)
+		}
+	}
+}
+
+func TestArchiveSameSecond(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var got []string
+	for i := 0; i < 3; i++ {
+		WriteBottle(dir, "s1", []byte{byte('a' + i)})
+		p, err := Archive(dir, "s1", now, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, filepath.Base(p))
+	}
+	want := []string{"20260301T120000Z-s1.md", "20260301T120000Z-s1-2.md", "20260301T120000Z-s1-3.md"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("archives = %v, want %v", got, want)
+	}
+}

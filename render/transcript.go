@@ -1,14 +1,21 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"reflect"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
+
+	"github.com/sourcegraph/conc"
+	"github.com/sourcegraph/conc/panics"
 )
 
 // MaxLineBytes is the longest transcript line the reader decodes. Real lines
@@ -103,42 +110,6 @@ type Transcript struct {
 	Diag                 Diagnostics
 }
 
-// line is the narrow shape of a transcript line the reader decodes. Unknown
-// fields are ignored; toolUseResult (often the largest field) is not decoded.
-type line struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	UUID             string          `json:"uuid"`
-	SessionID        string          `json:"sessionId"`
-	Cwd              string          `json:"cwd"`
-	Timestamp        string          `json:"timestamp"`
-	IsSidechain      bool            `json:"isSidechain"`
-	IsMeta           bool            `json:"isMeta"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	Message          json.RawMessage `json:"message"`
-	CompactMetadata  *struct {
-		Trigger   string `json:"trigger"`
-		PreTokens int    `json:"preTokens"`
-	} `json:"compactMetadata"`
-}
-
-type message struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Content json.RawMessage `json:"content"`
-}
-
-type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
-
 // knownTypes are entry types the reader recognises; all but user, assistant
 // and system are skipped without comment.
 var knownTypes = map[string]bool{
@@ -186,75 +157,424 @@ func readTranscript(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail) 
 
 // readUntil reads a transcript; with firstPrompt it stops at the first
 // genuine prompt.
+//
+// The stream is cut into chunks of whole lines (readParallel). Goroutines
+// take turns reading a chunk, scan it into compact records (the lines'
+// decoded fields, without the bulk the bottle never shows: scan*.go), and
+// apply the scanned chunks in file order, so the result is the same as a
+// line-by-line read. At most a few chunks are in flight: memory does not
+// grow with the transcript, only with what the transcript keeps.
 func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, firstPrompt bool) (*Transcript, error) {
 	p := newParser(dig)
 	p.capture = capture
-	br := bufio.NewReaderSize(r, 256<<10)
-	var buf []byte
-	for {
-		data, torn, oversized, err := readLine(br, &buf)
-		if len(data) > 0 || oversized {
-			p.t.Diag.Lines++
-		}
-		if oversized {
-			p.t.Diag.Oversized++
-		} else if len(bytes.TrimSpace(data)) > 0 {
-			p.line(data, torn)
-			if firstPrompt && p.t.Prompts > 0 {
-				break
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read transcript: %w", err)
-		}
+	// The default digester is pure and safe for concurrent use, so the
+	// scanning workers may run it; a digester passed in by a caller runs
+	// in file order only.
+	p.speculate = capture == nil && dig != nil &&
+		reflect.ValueOf(dig).Pointer() == reflect.ValueOf(defaultDigester).Pointer()
+	if size := sizeHint(r); size > 0 && !firstPrompt {
+		// Grow the transcript's slices once instead of doubling them up
+		// from nothing (corpus and synthetic transcripts hold an event per
+		// 12–16 KB, a tool call per 20 KB, an entry per 7 KB).
+		p.t.Events = make([]Event, 0, min(size/16384, 1<<20)+16)
+		p.t.Tools = make([]ToolCall, 0, min(size/24576, 1<<20)+16)
+		p.seen = make(map[[16]byte]struct{}, min(size/8192, 1<<22))
 	}
+	lr := &lineReader{r: r}
+	var err error
+	if firstPrompt || runtime.GOMAXPROCS(0) == 1 {
+		err = p.readSequential(lr, firstPrompt)
+	} else {
+		err = p.readParallel(lr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	p.t.Diag.Lines += lr.lines
+	p.t.Diag.Oversized += lr.over
 	p.finish()
+	if len(p.t.Events) == 0 {
+		p.t.Events = nil // as without the size hint
+	}
+	if len(p.t.Tools) == 0 {
+		p.t.Tools = nil
+	}
 	return p.t, nil
 }
 
-// readLine returns the next line without its newline. torn is set when the
-// line ended at EOF without a newline. Lines over MaxLineBytes are discarded.
-func readLine(br *bufio.Reader, buf *[]byte) (data []byte, torn, oversized bool, err error) {
-	*buf = (*buf)[:0]
+// sizeHint is the size of the transcript file behind r, or 0.
+func sizeHint(r io.Reader) int64 {
+	if cr, ok := r.(ctxReader); ok {
+		r = cr.r
+	}
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return fi.Size()
+}
+
+// chunkSize is the size of the read buffers, each scanned by one worker.
+var chunkSize = 256 << 10
+
+// maxKeptBuffer: a buffer grown for a long line is reused up to this size.
+const maxKeptBuffer = 4 << 20
+
+// chunk is a run of whole lines and, once scanned, their records.
+type chunk struct {
+	buf   []byte // the read buffer (data is a prefix of it)
+	data  []byte // whole lines; the last one lacks its newline only at EOF
+	eof   bool
+	lines int // lines scanned (Diagnostics.Lines)
+	over  int // oversized lines among them
+	recs  []lineRec
+	// scanned is set once the records are ready to apply.
+	scanned atomic.Bool
+	pc      panics.Catcher
+}
+
+// lineReader cuts a stream into chunks of whole lines.
+type lineReader struct {
+	r     io.Reader
+	carry []byte // the start of a line read past the previous chunk
+	eof   bool
+	// lines longer than any buffer, skipped while reading
+	lines, over int
+}
+
+// next reads the next chunk into c (reusing its buffer); it returns false
+// at the end of the stream.
+func (lr *lineReader) next(c *chunk) (bool, error) {
+	buf := append(c.buf[:0], lr.carry...)
+	lr.carry = lr.carry[:0]
 	for {
-		chunk, e := br.ReadSlice('\n')
-		if !oversized {
-			if len(*buf)+len(chunk) > MaxLineBytes+1 {
-				oversized = true
-				*buf = (*buf)[:0]
-			} else {
-				*buf = append(*buf, chunk...)
+		for !lr.eof && len(buf) < cap(buf) {
+			n, err := lr.r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF {
+				lr.eof = true
+			} else if err != nil {
+				c.buf = buf
+				return false, err
 			}
 		}
-		if e == bufio.ErrBufferFull {
+		if lr.eof {
+			c.buf, c.data, c.eof = buf, buf, true
+			return len(buf) > 0, nil
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			lr.carry = append(lr.carry, buf[i+1:]...)
+			c.buf, c.data, c.eof = buf, buf[:i+1], false
+			return true, nil
+		}
+		// A full buffer without a newline: one line longer than it.
+		if len(buf) <= MaxLineBytes+1 {
+			nb := make([]byte, len(buf), min(2*cap(buf), MaxLineBytes+2))
+			copy(nb, buf)
+			buf = nb
 			continue
 		}
-		if e != nil {
-			if oversized {
-				return nil, false, true, e
+		// Longer than any line the reader decodes: skip to its end.
+		lr.lines++
+		lr.over++
+		buf = buf[:0]
+		for !lr.eof {
+			full := buf[:cap(buf)]
+			n, err := lr.r.Read(full)
+			if err == io.EOF {
+				lr.eof = true
+			} else if err != nil {
+				c.buf = buf
+				return false, err
 			}
-			return *buf, len(*buf) > 0, false, e
+			if i := bytes.IndexByte(full[:n], '\n'); i >= 0 {
+				buf = full[:copy(full, full[i+1:n])]
+				break
+			}
 		}
-		if oversized {
-			return nil, false, true, nil
-		}
-		return bytes.TrimSuffix(*buf, []byte{'\n'}), false, false, nil
 	}
 }
 
+// scan scans the lines of c into records; with sp it digests the tool
+// calls it can.
+func (c *chunk) scan(s *jsonScanner, sp *speculator) {
+	c.recs = c.recs[:0]
+	c.lines, c.over = 0, 0
+	sp.reset()
+	for data := c.data; len(data) > 0; {
+		line, torn := data, false
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data, torn = nil, true
+		}
+		limit := MaxLineBytes
+		if torn {
+			limit++ // as ever: a final line without its newline may be a byte longer
+		}
+		if len(line) == 0 {
+			continue
+		}
+		c.lines++
+		if len(line) > limit {
+			c.over++
+			continue
+		}
+		if blank(line) {
+			continue
+		}
+		if len(c.recs) == cap(c.recs) {
+			c.recs = append(c.recs, lineRec{})
+		} else {
+			c.recs = c.recs[:len(c.recs)+1]
+		}
+		r := &c.recs[len(c.recs)-1]
+		s.parseLine(line, torn, r)
+		switch r.kind {
+		case recNone:
+			c.recs = c.recs[:len(c.recs)-1]
+		case recUser:
+			if !r.sidechain && !r.bad && len(r.content.results) > 0 {
+				sp.results(s, r)
+			}
+		case recAssistant:
+			if !r.sidechain && !r.bad && !r.synthetic && !r.contentBad {
+				sp.toolUses(r)
+			}
+		}
+	}
+}
+
+// blank reports whether a line is empty after bytes.TrimSpace.
+func blank(line []byte) bool {
+	if c := line[0]; c < utf8.RuneSelf && c != ' ' && (c < '\t' || c > '\r') {
+		return false
+	}
+	return len(bytes.TrimSpace(line)) == 0
+}
+
+// readSequential reads and applies one chunk after the other in this
+// goroutine; with firstPrompt it stops after the first genuine prompt.
+func (p *parser) readSequential(lr *lineReader, firstPrompt bool) error {
+	var s jsonScanner
+	sp := p.newSpeculator()
+	c := &chunk{buf: make([]byte, 0, chunkSize)}
+	for {
+		more, err := lr.next(c)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+		if !firstPrompt {
+			c.scan(&s, sp)
+			p.apply(c)
+			continue
+		}
+		// One line at a time, to stop where the old reader stopped.
+		whole := c.data
+		for len(whole) > 0 {
+			i := bytes.IndexByte(whole, '\n')
+			if i < 0 {
+				i = len(whole) - 1
+			}
+			c.data, whole = whole[:i+1], whole[i+1:]
+			c.scan(&s, sp)
+			p.apply(c)
+			if p.t.Prompts > 0 {
+				return nil
+			}
+		}
+	}
+}
+
+// readParallel reads with GOMAXPROCS goroutines, this one included. Each
+// loops: read the next chunk (under a lock, so chunks are cut in order
+// and the data is still in the reader's cache when it scans), scan it,
+// then apply every chunk that is scanned and next in file order, if no
+// other goroutine is applying. No goroutine waits while there is work,
+// and the records are applied in file order.
+func (p *parser) readParallel(lr *lineReader) error {
+	workers := runtime.GOMAXPROCS(0)
+	first := &chunk{buf: make([]byte, 0, chunkSize)}
+	more, err := lr.next(first)
+	if err != nil || !more {
+		return err
+	}
+	if first.eof {
+		// Small input: one chunk, no goroutines.
+		var s jsonScanner
+		first.scan(&s, p.newSpeculator())
+		p.apply(first)
+		return nil
+	}
+	pl := &pipeline{p: p, lr: lr, free: make(chan *chunk, 2*workers+2), quit: make(chan struct{})}
+	for range cap(pl.free) - 1 {
+		pl.free <- &chunk{}
+	}
+	pl.queue = append(pl.queue, first)
+	var wg conc.WaitGroup
+	for range workers - 1 {
+		wg.Go(func() { pl.work(nil) })
+	}
+	pl.work(first)
+	wg.Wait()
+	pl.applyReady()
+	if pl.failed != nil {
+		pl.failed.Repanic()
+	}
+	return pl.readErr
+}
+
+// pipeline is the shared state of readParallel.
+type pipeline struct {
+	p       *parser
+	lr      *lineReader
+	readMu  sync.Mutex // guards lr, eof and readErr, and orders the queue
+	eof     bool
+	readErr error
+	qMu     sync.Mutex
+	queue   []*chunk // chunks read and not yet applied, in file order
+	applyMu sync.Mutex
+	free    chan *chunk
+	quit    chan struct{} // closed at the end of the input or on a panic
+	stop    sync.Once
+	failed  *panics.Catcher // the first panic, scanning or applying
+	failMu  sync.Mutex
+}
+
+// work reads, scans and applies until the input ends; c is a chunk
+// already read and queued.
+func (pl *pipeline) work(c *chunk) {
+	var s jsonScanner
+	sp := pl.p.newSpeculator()
+	for {
+		if c == nil {
+			select {
+			case c = <-pl.free:
+			case <-pl.quit:
+				pl.applyReady()
+				return
+			}
+			if !pl.read(c) {
+				pl.applyReady()
+				return
+			}
+		}
+		c.pc.Try(func() { c.scan(&s, sp) })
+		c.scanned.Store(true)
+		pl.applyReady()
+		c = nil
+	}
+}
+
+// read reads the next chunk into c and queues it; false at the end.
+func (pl *pipeline) read(c *chunk) bool {
+	pl.readMu.Lock()
+	defer pl.readMu.Unlock()
+	if pl.eof {
+		return false
+	}
+	if c.buf == nil || cap(c.buf) > maxKeptBuffer {
+		c.buf = make([]byte, 0, chunkSize)
+	}
+	c.scanned.Store(false)
+	more, err := pl.lr.next(c)
+	if err != nil || !more {
+		pl.eof, pl.readErr = true, err
+		pl.stop.Do(func() { close(pl.quit) })
+		return false
+	}
+	pl.qMu.Lock()
+	pl.queue = append(pl.queue, c)
+	pl.qMu.Unlock()
+	return true
+}
+
+// head returns the next chunk to apply if it is scanned.
+func (pl *pipeline) head() *chunk {
+	pl.qMu.Lock()
+	defer pl.qMu.Unlock()
+	if len(pl.queue) == 0 || !pl.queue[0].scanned.Load() {
+		return nil
+	}
+	c := pl.queue[0]
+	pl.queue = pl.queue[1:]
+	return c
+}
+
+// applyReady applies the scanned chunks at the head of the queue, unless
+// another goroutine is applying (it will see them: it checks again after
+// letting go of the lock).
+func (pl *pipeline) applyReady() {
+	for {
+		if !pl.applyMu.TryLock() {
+			return
+		}
+		for {
+			c := pl.head()
+			if c == nil {
+				break
+			}
+			if pl.failed == nil {
+				if c.pc.Recovered() != nil {
+					pl.fail(&c.pc)
+				} else {
+					var pc panics.Catcher
+					pc.Try(func() { pl.p.apply(c) })
+					if pc.Recovered() != nil {
+						pl.fail(&pc)
+					}
+				}
+			}
+			clear(c.recs)
+			c.recs = c.recs[:0]
+			pl.free <- c
+		}
+		pl.applyMu.Unlock()
+		pl.qMu.Lock()
+		ready := len(pl.queue) > 0 && pl.queue[0].scanned.Load()
+		pl.qMu.Unlock()
+		if !ready {
+			return
+		}
+	}
+}
+
+// fail records the first panic and stops the reading.
+func (pl *pipeline) fail(pc *panics.Catcher) {
+	pl.failMu.Lock()
+	if pl.failed == nil {
+		pl.failed = pc
+	}
+	pl.failMu.Unlock()
+	pl.readMu.Lock()
+	pl.eof = true
+	pl.readMu.Unlock()
+	pl.stop.Do(func() { close(pl.quit) })
+}
+
+// parser applies scanned records in file order.
 type parser struct {
 	t        *Transcript
 	dig      ToolDigester
 	seen     map[[16]byte]struct{}
 	msgs     map[string]int // assistant message.id -> index of its event
-	blocks   map[string]map[string]struct{}
+	blocks   map[[2]string]struct{}
 	tools    map[string]int // tool_use id -> index into t.Tools
 	pending  map[string]pendingCall
-	lastWasC bool // the previous rendered event was a compaction
+	viewed   []string // pending calls whose input still points into the chunk
+	lastWasC bool     // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
+	// speculate: workers digest tool calls whose tool_use they saw in the
+	// same chunk (only with the default digester, which is pure).
+	speculate bool
+	cwd       atomic.Pointer[string] // t.Cwd once known, for the workers
 }
 
 // pendingCall keeps a tool_use's input until its result arrives.
@@ -268,49 +588,63 @@ func newParser(dig ToolDigester) *parser {
 		dig:     dig,
 		seen:    make(map[[16]byte]struct{}),
 		msgs:    make(map[string]int),
-		blocks:  make(map[string]map[string]struct{}),
+		blocks:  make(map[[2]string]struct{}),
 		tools:   make(map[string]int),
 		pending: make(map[string]pendingCall),
 	}
 }
 
-func (p *parser) line(data []byte, torn bool) {
-	var l line
-	if err := json.Unmarshal(data, &l); err != nil {
-		if torn {
-			p.t.Diag.TornTail = true
-		} else {
-			p.t.Diag.Malformed++
-		}
-		return
+// apply applies the records of a scanned chunk.
+func (p *parser) apply(c *chunk) {
+	p.t.Diag.Lines += c.lines
+	p.t.Diag.Oversized += c.over
+	for i := range c.recs {
+		p.line(&c.recs[i])
 	}
-	if !knownTypes[l.Type] {
+	// The chunk's buffer is reused: keep a copy of the inputs of calls
+	// still waiting for their results.
+	for _, id := range p.viewed {
+		if pc, ok := p.pending[id]; ok {
+			pc.input = bytes.Clone(pc.input)
+			p.pending[id] = pc
+		}
+	}
+	p.viewed = p.viewed[:0]
+}
+
+func (p *parser) line(r *lineRec) {
+	switch r.kind {
+	case recMalformed:
+		p.t.Diag.Malformed++
+		return
+	case recTorn:
+		p.t.Diag.TornTail = true
+		return
+	case recUnknown:
 		p.t.Diag.UnknownTypes++
 		return
-	}
-	switch l.Type {
-	case "user", "assistant", "system":
-	default:
+	case recNone:
 		return
 	}
-	if l.IsSidechain {
+	if r.sidechain {
 		p.t.Diag.Sidechain++
 		return
 	}
-	if l.UUID != "" {
-		k := uuidKey(l.UUID)
-		if _, dup := p.seen[k]; dup {
+	if r.hasUUID {
+		if _, dup := p.seen[r.uuid]; dup {
 			p.t.Diag.Duplicates++
 			return
 		}
-		p.seen[k] = struct{}{}
+		p.seen[r.uuid] = struct{}{}
 	}
-	ts := parseTime(l.Timestamp)
-	if p.t.SessionID == "" && l.SessionID != "" {
-		p.t.SessionID = l.SessionID
+	ts := r.ts
+	if p.t.SessionID == "" && len(r.sessionID) > 0 {
+		p.t.SessionID = decodeString(r.sessionID)
 	}
-	if p.t.Cwd == "" && l.Cwd != "" {
-		p.t.Cwd = l.Cwd
+	if p.t.Cwd == "" && len(r.cwd) > 0 {
+		p.t.Cwd = decodeString(r.cwd)
+		cwd := p.t.Cwd
+		p.cwd.Store(&cwd)
 	}
 	if !ts.IsZero() {
 		if p.t.Started.IsZero() || ts.Before(p.t.Started) {
@@ -320,19 +654,15 @@ func (p *parser) line(data []byte, torn bool) {
 			p.t.Last = ts
 		}
 	}
-	switch l.Type {
-	case "system":
-		if l.Subtype == "compact_boundary" {
-			trigger := ""
-			if l.CompactMetadata != nil {
-				trigger = l.CompactMetadata.Trigger
-			}
-			p.compaction(ts, trigger)
+	switch r.kind {
+	case recSystem:
+		if r.boundary {
+			p.compaction(ts, r.trigger)
 		}
-	case "user":
-		p.user(&l, ts)
-	case "assistant":
-		p.assistant(&l, ts)
+	case recUser:
+		p.user(r, ts)
+	case recAssistant:
+		p.assistant(r, ts)
 	}
 }
 
@@ -349,26 +679,21 @@ func (p *parser) compaction(ts time.Time, trigger string) {
 	p.emit(Event{Kind: EvCompaction, Time: ts, Text: trigger})
 }
 
-func (p *parser) user(l *line, ts time.Time) {
-	if l.IsCompactSummary {
+func (p *parser) user(r *lineRec, ts time.Time) {
+	if r.summary {
 		// A boundary normally precedes the summary; without one the summary
 		// alone marks the compaction.
 		p.compaction(ts, "")
 		return
 	}
-	var m message
-	if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
+	if r.bad {
 		p.t.Diag.Malformed++
 		return
 	}
-	c := parseUserContent(m.Content)
-	if c.bad {
-		p.t.Diag.Malformed++
-		return
-	}
+	c := r.content
 	if len(c.results) > 0 {
-		for _, r := range c.results {
-			p.result(r)
+		for i := range c.results {
+			p.result(&c.results[i])
 		}
 		for _, txt := range c.texts {
 			if isInterrupt(txt) {
@@ -383,7 +708,7 @@ func (p *parser) user(l *line, ts time.Time) {
 		}
 		return
 	}
-	if l.IsMeta {
+	if r.meta {
 		return
 	}
 	ev, ok := classify(c)
@@ -398,78 +723,67 @@ func (p *parser) user(l *line, ts time.Time) {
 	p.emit(ev)
 }
 
-func (p *parser) assistant(l *line, ts time.Time) {
-	var m message
-	if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
+func (p *parser) assistant(r *lineRec, ts time.Time) {
+	if r.bad || (!r.synthetic && r.contentBad) {
 		p.t.Diag.Malformed++
 		return
 	}
-	if m.Model == "<synthetic>" {
+	if r.synthetic {
 		return
 	}
-	var blocks []block
-	if json.Unmarshal(m.Content, &blocks) != nil {
-		var s string
-		if json.Unmarshal(m.Content, &s) != nil {
-			p.t.Diag.Malformed++
-			return
-		}
-		blocks = []block{{Type: "text", Text: s}}
-	}
-	id := m.ID
-	if id == "" {
-		id = "uuid:" + l.UUID
-	}
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			if isBlank(b.Text) {
+	id := r.msgID
+	for _, b := range r.blocks {
+		if !b.tool {
+			if isBlank(b.text) {
 				continue
 			}
-			seen := p.blocks[id]
-			if seen == nil {
-				seen = make(map[string]struct{})
-				p.blocks[id] = seen
-			}
-			if _, dup := seen[b.Text]; dup {
+			k := [2]string{id, b.text}
+			if _, dup := p.blocks[k]; dup {
 				continue
 			}
-			seen[b.Text] = struct{}{}
-			p.t.TextBytes += len(b.Text)
+			p.blocks[k] = struct{}{}
+			p.t.TextBytes += len(b.text)
 			i, ok := p.msgs[id]
 			if !ok {
 				p.emit(Event{Kind: EvAssistant, Time: ts})
 				i = len(p.t.Events) - 1
 				p.msgs[id] = i
 			}
-			p.t.Events[i].Blocks = append(p.t.Events[i].Blocks, b.Text)
-		case "tool_use":
-			if b.ID == "" {
-				continue
-			}
-			if _, dup := p.tools[b.ID]; dup {
-				continue
-			}
-			p.tools[b.ID] = len(p.t.Tools)
-			p.t.Tools = append(p.t.Tools, ToolCall{ID: b.ID, Name: b.Name, Time: ts})
-			p.pending[b.ID] = pendingCall{input: append(json.RawMessage(nil), b.Input...)}
-			p.t.ToolBytes += len(b.Input)
-			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
-				p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.Name, Time: ts, Input: append(json.RawMessage(nil), b.Input...)}
-			}
-			p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})
+			p.t.Events[i].Blocks = append(p.t.Events[i].Blocks, b.text)
+			continue
 		}
+		if b.id == "" {
+			continue
+		}
+		if _, dup := p.tools[b.id]; dup {
+			continue
+		}
+		p.tools[b.id] = len(p.t.Tools)
+		p.t.Tools = append(p.t.Tools, ToolCall{ID: b.id, Name: b.name, Time: ts})
+		// The input is a view into the chunk: copied when the chunk is
+		// done if the call is still waiting for its result.
+		p.pending[b.id] = pendingCall{input: b.input}
+		p.viewed = append(p.viewed, b.id)
+		p.t.ToolBytes += len(b.input)
+		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
+			p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.name, Time: ts, Input: bytes.Clone(b.input)}
+		}
+		p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})
 	}
 }
 
 // toolResult is one tool_result block of a user line.
 type toolResult struct {
 	id      string
-	text    string
 	isError bool
+	content val    // the content value in the line being scanned
+	raw     []byte // the same, kept until the chunk is applied
+	text    string // the flattened content, when decoded
+	decoded bool
+	spec    specDigest // the digest worked out by the scanning worker
 }
 
-func (p *parser) result(r toolResult) {
+func (p *parser) result(r *toolResult) {
 	i, ok := p.tools[r.id]
 	if !ok {
 		return
@@ -479,8 +793,19 @@ func (p *parser) result(r toolResult) {
 		return // a second result for the same call
 	}
 	delete(p.pending, r.id)
-	p.t.ToolBytes += len(r.text)
 	tc := &p.t.Tools[i]
+	if sp := &r.spec; sp.ok && p.dig != nil && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
+		// The worker digested this very call: same tool, input, result
+		// and working directory.
+		p.t.ToolBytes += sp.textLen
+		tc.HasResult, tc.IsError = true, r.isError
+		tc.Digest, tc.Pending = sp.digest, sp.pending
+		return
+	}
+	if !r.decoded {
+		r.text, r.decoded = resultText(r.raw), true
+	}
+	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
 	if d := p.capture[i]; d != nil {
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
@@ -517,16 +842,42 @@ func parseTime(s string) time.Time {
 
 // uuidKey turns a uuid into a compact map key: the 16 bytes of a canonical
 // UUID, or a hash prefix of anything else.
-func uuidKey(s string) [16]byte {
+func uuidKey(s []byte) [16]byte {
 	var k [16]byte
 	if len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-' {
-		hexs := s[0:8] + s[9:13] + s[14:18] + s[19:23] + s[24:36]
-		if n, err := hex.Decode(k[:], []byte(hexs)); err == nil && n == 16 {
+		j := 0
+		for i := 0; i < 36; i += 2 {
+			if i == 8 || i == 13 || i == 18 || i == 23 {
+				i-- // skip the dash: the next pair starts one byte on
+				continue
+			}
+			hi, ok1 := unhex(s[i])
+			lo, ok2 := unhex(s[i+1])
+			if !ok1 || !ok2 {
+				j = -1
+				break
+			}
+			k[j] = hi<<4 | lo
+			j++
+		}
+		if j == 16 {
 			return k
 		}
 	}
-	sum := sha256.Sum256([]byte(s))
+	sum := sha256.Sum256(s)
 	copy(k[:], sum[:16])
 	k[6] ^= 0xff // keep hashed keys apart from canonical ones (version nibble)
 	return k
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -101,7 +102,15 @@ func (d Deps) renderAndWrite(ctx context.Context, s session, budget int) (*rende
 	if err != nil {
 		return nil, "", d.renderError(ctx, s, err)
 	}
-	path, err := render.WriteBottle(d.Env.BottlesDir(), res.SessionID, res.Markdown)
+	dir := d.Env.BottlesDir()
+	if !filepath.IsAbs(dir) {
+		// No home folder: a relative bottles folder would resolve against the
+		// server's working directory, the user's project.
+		return nil, "", mcp.NewToolResultError(fmt.Sprintf(
+			"Rendered session %s but there is no bottles folder to write it to (%q is not absolute): "+
+				"the server runs without HOME; set HOME, CLAUDE_MEM_DATA_DIR or BOTTLE_DIR.", res.SessionID, dir))
+	}
+	path, err := render.WriteBottle(dir, res.SessionID, res.Markdown)
 	if err != nil {
 		return nil, "", mcp.NewToolResultError(fmt.Sprintf(
 			"Rendered session %s but could not write its bottle: %v.\n"+

@@ -356,7 +356,7 @@ func (g *gen) turn() {
 	u := g.user(content, nil, false, "")
 	g.meta("file-history-snapshot", map[string]any{"messageId": u, "snapshot": map[string]any{"messageId": u,
 		"trackedFileBackups": map[string]any{g.files[g.r.IntN(len(g.files))]: map[string]any{"backupFileName": g.id("") + "@v2", "version": 2, "backupTime": g.tick(1)}},
-		"timestamp": g.tick(1)}, "isSnapshotUpdate": false})
+		"timestamp":          g.tick(1)}, "isSnapshotUpdate": false})
 	for i := 0; i < 1+g.r.IntN(2); i++ {
 		g.hookProgress("UserPromptSubmit")
 	}
@@ -487,7 +487,7 @@ func (g *gen) toolCall(msgID string) {
 		orig := strings.Join(g.codeLines(300+g.r.IntN(900)), "\n")
 		tur = map[string]any{"filePath": path, "oldString": old, "newString": neu, "originalFile": orig,
 			"structuredPatch": []any{map[string]any{"oldStart": 10, "oldLines": 4, "newStart": 10, "newLines": 6, "lines": g.codeLines(10)}},
-			"userModified": false, "replaceAll": false}
+			"userModified":    false, "replaceAll": false}
 	case k < 83: // Grep
 		name, input = "Grep", map[string]any{"pattern": g.word() + "|" + g.word(), "path": g.cwd + "/cmd", "output_mode": "content", "-n": true}
 		var b strings.Builder

@@ -1,0 +1,7 @@
+//go:build race
+
+package render
+
+// raceEnabled: the race detector slows the reference reader tenfold, so the
+// differential tests check fewer inputs under it.
+const raceEnabled = true
