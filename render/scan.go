@@ -478,6 +478,18 @@ func decodeAppend(dst, raw []byte) []byte {
 		if len(out)-w < 8 {
 			out = grow(out, w, len(raw)-i)
 		}
+		// Common valid 2- and 3-byte sequences (é, →, ✓) inline; the rest
+		// through utf8.DecodeRune.
+		if c := raw[i]; i+2 < len(raw) && c >= 0xE1 && c <= 0xEF && c != 0xED &&
+			raw[i+1]&0xC0 == 0x80 && raw[i+2]&0xC0 == 0x80 {
+			out[w], out[w+1], out[w+2] = c, raw[i+1], raw[i+2]
+			i, w = i+3, w+3
+			continue
+		} else if i+1 < len(raw) && c >= 0xC2 && c <= 0xDF && raw[i+1]&0xC0 == 0x80 {
+			out[w], out[w+1] = c, raw[i+1]
+			i, w = i+2, w+2
+			continue
+		}
 		r, size := utf8.DecodeRune(raw[i:])
 		if r == utf8.RuneError && size == 1 {
 			w += copy(out[w:], "\uFFFD")

@@ -252,14 +252,20 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 	buf := append(c.buf[:0], lr.carry...)
 	lr.carry = lr.carry[:0]
 	for {
-		for !lr.eof && len(buf) < cap(buf) {
+		for empty := 0; !lr.eof && len(buf) < cap(buf); {
 			n, err := lr.r.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
-			if err == io.EOF {
+			switch {
+			case err == io.EOF:
 				lr.eof = true
-			} else if err != nil {
+			case err != nil:
 				c.buf = buf
 				return false, err
+			case n == 0:
+				if empty++; empty == 100 { // as bufio.Reader does
+					c.buf = buf
+					return false, io.ErrNoProgress
+				}
 			}
 		}
 		if lr.eof {
@@ -282,14 +288,20 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 		lr.lines++
 		lr.over++
 		buf = buf[:0]
-		for !lr.eof {
+		for empty := 0; !lr.eof; {
 			full := buf[:cap(buf)]
 			n, err := lr.r.Read(full)
-			if err == io.EOF {
+			switch {
+			case err == io.EOF:
 				lr.eof = true
-			} else if err != nil {
+			case err != nil:
 				c.buf = buf
 				return false, err
+			case n == 0:
+				if empty++; empty == 100 {
+					c.buf = buf
+					return false, io.ErrNoProgress
+				}
 			}
 			if i := bytes.IndexByte(full[:n], '\n'); i >= 0 {
 				buf = full[:copy(full, full[i+1:n])]

@@ -40,6 +40,9 @@ CORPUS=${BOTTLE_CORPUS:-$ROOT/../shared/corpus}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bottle-bench.XXXXXX")
 if [[ -z ${BENCH_KEEP:-} ]]; then trap 'rm -rf "$WORK"' EXIT; else echo "work dir: $WORK"; fi
 
+# benchlines keeps the result lines of go test -bench (and the plans it logs).
+benchlines() { grep -E '^Benchmark|bench_test|FAIL|panic' || true; }
+
 say() { printf '\n== %s (load average %s)\n' "$*" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)"; }
 
 need_jq() {
@@ -220,8 +223,8 @@ for name, v in r.items():
     print(f"| {name} | {size} | {v['median']:.1f} | {size / 1e6 / (v['median'] / 1e3):.0f} | {v['median'] / (size / 1e8):.1f} | {v['rss']:.1f} |")
 EOF
 	say "scaling: claude-mem history (Go benchmarks; 100 observations per session)"
-	go test ./render -run '^$' -bench 'RenderDB' -benchtime 100x | grep -E '^Benchmark'
-	go test ./render/claudemem -run '^$' -bench 'SessionScaling|Open$|QueryPlans' -benchtime 200x | grep -E '^Benchmark|bench_test'
+	go test ./render -run '^$' -bench 'RenderDB' -benchtime 100x | benchlines
+	go test ./render/claudemem -run '^$' -bench 'SessionScaling|Open$|QueryPlans' -benchtime 200x | benchlines
 }
 
 mcp() {
@@ -283,14 +286,14 @@ for name, ts in res.items():
 EOF2
 	)
 	say "mcp: Go benchmarks (in process)"
-	go test ./tools -run '^$' -bench . -benchmem | grep -E '^Benchmark'
+	go test ./tools -run '^$' -bench . -benchmem | benchlines
 }
 
 gobench() {
 	say "Go benchmarks"
-	go test ./render -run '^$' -bench 'ReadTranscript|RenderScaling|WriteBottle|BlockMasks|ScanChunk' -benchmem | grep -E '^Benchmark'
-	go test ./render/claudemem -run '^$' -bench 'Session$|Sessions|Observations' -benchmem | grep -E '^Benchmark'
-	go test ./hookbin -run '^$' -bench . -benchmem | grep -E '^Benchmark'
+	go test ./render -run '^$' -bench 'ReadTranscript|RenderScaling|WriteBottle|BlockMasks|ScanChunk' -benchmem | benchlines
+	go test ./render/claudemem -run '^$' -bench 'Session$|Sessions|Observations' -benchmem | benchlines
+	go test ./hookbin -run '^$' -bench . -benchmem | benchlines
 }
 
 for part in $PARTS; do

@@ -45,6 +45,51 @@ func largePath(b *testing.B, sessions int) string {
 	return mustCreateDB(b, filepath.Join(b.TempDir(), fmt.Sprintf("large-%d.db", sessions)), schemaCurrent, rowsSessions(sessions), "wal")
 }
 
+// BenchmarkSession reads one session (100 observations) out of 200,000.
+func BenchmarkSession(b *testing.B) {
+	db := mustLarge(b)
+	for b.Loop() {
+		s, err := db.Session(b.Context(), "sess-1234")
+		if err != nil || len(s.Observations) != 100 {
+			b.Fatalf("Session: %v", err)
+		}
+	}
+}
+
+// BenchmarkSessions lists 2,000 sessions with their counts.
+func BenchmarkSessions(b *testing.B) {
+	db := mustLarge(b)
+	for b.Loop() {
+		if list, err := db.Sessions(b.Context(), ""); err != nil || len(list) != 2000 {
+			b.Fatalf("Sessions: %d, %v", len(list), err)
+		}
+	}
+}
+
+// BenchmarkSessionsProject lists the 200 sessions of one project.
+func BenchmarkSessionsProject(b *testing.B) {
+	db := mustLarge(b)
+	for b.Loop() {
+		if list, err := db.Sessions(b.Context(), "proj3"); err != nil || len(list) != 200 {
+			b.Fatalf("Sessions: %d, %v", len(list), err)
+		}
+	}
+}
+
+// BenchmarkObservations expands 20 observations by id.
+func BenchmarkObservations(b *testing.B) {
+	db := mustLarge(b)
+	ids := make([]int64, 20)
+	for i := range ids {
+		ids[i] = int64(1 + i*9973)
+	}
+	for b.Loop() {
+		if obs, err := db.Observations(b.Context(), ids); err != nil || len(obs) != len(ids) {
+			b.Fatalf("Observations: %d, %v", len(obs), err)
+		}
+	}
+}
+
 // BenchmarkOpen opens the 200,000-observation database and closes it: the
 // connection, a first read and the schema introspection every command pays.
 func BenchmarkOpen(b *testing.B) {
