@@ -11,5 +11,5 @@ import (
 // digests come from the tool_use input and the tool_result content.
 func defaultDigester(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) (string, string) {
 	c := digest.Call{Name: name, Input: input, HasResult: hasResult, Result: result, IsError: isError}
-	return digest.Line(c, cwd), digest.Pending(c, cwd)
+	return digest.Both(c, cwd)
 }

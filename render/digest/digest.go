@@ -81,6 +81,20 @@ func Pending(c Call, cwd string) string {
 	return bound(join(tool, " — ", describe(&c, cwd, false).salient, ""), MaxRunes)
 }
 
+// Both returns Line and Pending of one call, reading its input once.
+// Describers take the salient part from the input alone (the result only
+// shapes the outcome), so the pending form can reuse it.
+func Both(c Call, cwd string) (line, pending string) {
+	tool := toolName(c.Name)
+	d := describe(&c, cwd, true)
+	out := outcome(&c, d.success)
+	budget := MaxRunes - runeLen(tool) - runeLen(out) - runeLen(": ") - runeLen(" — ")
+	sal := bound(d.salient, max(budget, 12))
+	line = bound(join(tool, ": ", sal, out), MaxRunes)
+	pending = bound(join(tool, " — ", d.salient, ""), MaxRunes)
+	return line, pending
+}
+
 // Salient returns the salient-input part of the digest alone ("" when the
 // input has nothing worth showing).
 func Salient(c Call, cwd string) string {
