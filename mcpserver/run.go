@@ -78,7 +78,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		logger.Printf("no working directory, so no current session: %v", err)
 	}
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now}, versionString())
+	dbs := &tools.DBCache{}
+	defer dbs.Close()
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs}, versionString())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)

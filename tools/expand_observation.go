@@ -252,7 +252,7 @@ func (d Deps) lookUp(ctx context.Context, s session, ids []int64, e *expansion) 
 			e.missing = append(e.missing, fmt.Sprintf("#%d: %s", id, reason))
 		}
 	}
-	db, err := claudemem.Open(ctx, dbPath)
+	db, release, err := d.openDB(ctx, dbPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		fail(fmt.Sprintf("no claude-mem database at %s (observation ids come from claude-mem; "+
 			"set CLAUDE_MEM_DATA_DIR if it lives elsewhere)", dbPath))
@@ -262,22 +262,20 @@ func (d Deps) lookUp(ctx context.Context, s session, ids []int64, e *expansion) 
 		fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
 		return
 	}
-	defer db.Close()
+	defer release()
 
-	var inSession map[int64]bool
-	if s.id != "" {
-		stored, err := db.Session(ctx, s.id)
+	// Membership: an observation belongs to the session when it is stored
+	// under the session's observer id ("" matches nothing).
+	checkSession, memory := s.id != "", ""
+	if checkSession {
+		m, err := db.MemorySessionID(ctx, s.id)
 		switch {
 		case errors.Is(err, claudemem.ErrNoSession):
-			inSession = map[int64]bool{}
 		case err != nil:
 			fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
 			return
 		default:
-			inSession = make(map[int64]bool, len(stored.Observations))
-			for _, o := range stored.Observations {
-				inSession[o.ID] = true
-			}
+			memory = m
 		}
 	}
 	obs, err := db.Observations(ctx, ids)
@@ -294,7 +292,7 @@ func (d Deps) lookUp(ctx context.Context, s session, ids []int64, e *expansion) 
 		switch {
 		case !ok:
 			e.missing = append(e.missing, fmt.Sprintf("#%d: no such observation in claude-mem", id))
-		case inSession != nil && !inSession[id]:
+		case checkSession && (memory == "" || o.MemorySessionID != memory):
 			e.missing = append(e.missing, fmt.Sprintf("#%d: not an observation of session %s "+
 				"(it belongs to another session; pass that session's session_id to expand it)", id, s.id))
 		default:

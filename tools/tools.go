@@ -42,6 +42,9 @@ type Deps struct {
 	Now func() time.Time
 	// Location is the zone of the times shown (nil = time.Local).
 	Location *time.Location
+	// DB, when set, keeps claude-mem's database open across calls
+	// (expand_observation); nil opens it per call.
+	DB *DBCache
 }
 
 func (d Deps) now() time.Time {

@@ -50,6 +50,8 @@ func BenchmarkExpandObservation(b *testing.B) {
 		b.Run(fmt.Sprintf("observations=%d", 100*sessions), func(b *testing.B) {
 			f := newFixture(b)
 			f.addDB(b, rowsHistory(sessions))
+			f.deps.DB = &DBCache{} // as mcpserver runs it
+			b.Cleanup(func() { f.deps.DB.Close() })
 			c := newClient(b, f.deps)
 			const k = 7 // session sess-7 holds ids 7, 7+n, …
 			ids := []string{fmt.Sprint(k), fmt.Sprint(k + sessions*50), fmt.Sprint(k + sessions*99)}

@@ -111,6 +111,9 @@ type Observation struct {
 	Created time.Time
 	// Project is the observation's project.
 	Project string
+	// MemorySessionID is the observer session the observation is stored
+	// under (compare with [DB.MemorySessionID]).
+	MemorySessionID string
 }
 
 // Summary is one session_summaries row: claude-mem's generated summary of one

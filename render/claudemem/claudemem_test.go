@@ -79,7 +79,7 @@ func TestSession(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Session(%q): %v", tt.id, err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, ignoreMemory); diff != "" {
 				t.Errorf("Session(%q) mismatch (-want +got):\n%s", tt.id, diff)
 			}
 		})
@@ -126,7 +126,7 @@ func TestObservations(t *testing.T) {
 			for _, o := range obs {
 				got = append(got, o.ID)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, ignoreMemory); diff != "" {
 				t.Errorf("Observations(%v) ids mismatch (-want +got):\n%s", tt.ids, diff)
 			}
 		})
@@ -138,7 +138,7 @@ func TestObservations(t *testing.T) {
 	want := []Observation{{ID: 1, PromptNumber: 1, Type: "discovery", Title: "Read a.go", Narrative: "Read it; found X",
 		Facts: []string{"f1", "f2"}, Concepts: []string{"how-it-works"}, FilesModified: []string{"a.go", "3"},
 		Created: at(30), Project: "proj"}}
-	if diff := cmp.Diff(want, obs); diff != "" {
+	if diff := cmp.Diff(want, obs, ignoreMemory); diff != "" {
 		t.Errorf("Observations([1]) mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -198,7 +198,7 @@ func TestOldSchemas(t *testing.T) {
 			},
 			Summaries: []Summary{{ID: 1, PromptNumber: 1, Request: "r", Created: at(60)}},
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(want, got, ignoreMemory); diff != "" {
 			t.Errorf("Session mismatch (-want +got):\n%s", diff)
 		}
 		list, err := db.Sessions(t.Context(), "proj")
@@ -228,7 +228,7 @@ func TestOldSchemas(t *testing.T) {
 			Observations: []Observation{{ID: 1, Type: "discovery", Text: "did a thing", Created: at(30), Project: "proj"}},
 			Summaries:    []Summary{{ID: 1, Request: "r", Created: at(60)}},
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff := cmp.Diff(want, got, ignoreMemory); diff != "" {
 			t.Errorf("Session mismatch (-want +got):\n%s", diff)
 		}
 		if notes := strings.Join(db.Notes(), "\n"); !strings.Contains(notes, "user_prompts") {
@@ -528,5 +528,26 @@ func TestContextCanceled(t *testing.T) {
 	}
 	if _, err := Open(ctx, mustCurrent(t)); err == nil {
 		t.Errorf("Open(canceled ctx) = nil error, want one")
+	}
+}
+
+// ignoreMemory leaves Observation.MemorySessionID to TestMemorySessionID.
+var ignoreMemory = cmpopts.IgnoreFields(Observation{}, "MemorySessionID")
+
+func TestMemorySessionID(t *testing.T) {
+	db := mustOpen(t, mustCurrent(t))
+	got, err := db.MemorySessionID(t.Context(), "sess-a")
+	if err != nil || got != "mem-a" {
+		t.Errorf("MemorySessionID(sess-a) = %q, %v; want mem-a", got, err)
+	}
+	if got, err := db.MemorySessionID(t.Context(), "sess-b"); err != nil || got != "" {
+		t.Errorf("MemorySessionID(sess-b) = %q, %v; want \"\" (observer never answered)", got, err)
+	}
+	if _, err := db.MemorySessionID(t.Context(), "nope"); !errors.Is(err, ErrNoSession) {
+		t.Errorf("MemorySessionID(nope) error = %v, want ErrNoSession", err)
+	}
+	obs, err := db.Observations(t.Context(), []int64{1, 7})
+	if err != nil || len(obs) != 2 || obs[0].MemorySessionID != "mem-a" || obs[1].MemorySessionID != "mem-multi" {
+		t.Errorf("Observations memory ids = %+v, %v", obs, err)
 	}
 }

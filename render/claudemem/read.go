@@ -142,23 +142,46 @@ func queryObservations(ctx context.Context, q queryer, query string, arg any) ([
 			num, ep                            sql.NullInt64
 			typ, title, subtitle, narrative    sql.NullString
 			text, facts, concepts, read, modif sql.NullString
-			createdISO, project                sql.NullString
+			createdISO, project, memory        sql.NullString
 		)
 		if err := rows.Scan(&o.ID, &num, &typ, &title, &subtitle, &narrative, &text, &facts, &concepts,
-			&read, &modif, &ep, &createdISO, &project); err != nil {
+			&read, &modif, &ep, &createdISO, &project, &memory); err != nil {
 			return nil, fmt.Errorf("scan observation: %w", err)
 		}
 		o.PromptNumber = int(num.Int64)
 		o.Type, o.Title, o.Subtitle, o.Narrative, o.Text = typ.String, title.String, subtitle.String, narrative.String, text.String
 		o.Facts, o.Concepts = decodeList(facts.String), decodeList(concepts.String)
 		o.FilesRead, o.FilesModified = decodeList(read.String), decodeList(modif.String)
-		o.Created, o.Project = stamp(ep, createdISO), project.String
+		o.Created, o.Project, o.MemorySessionID = stamp(ep, createdISO), project.String, memory.String
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("query observations: %w", err)
 	}
 	return out, nil
+}
+
+// MemorySessionID returns the observer session id under which claude-mem
+// stores the observations of the session contentSessionID ("" when the
+// observer never answered), choosing the row as [DB.Session] does. It
+// returns [ErrNoSession] when the session is not stored.
+func (db *DB) MemorySessionID(ctx context.Context, contentSessionID string) (_ string, err error) {
+	defer wrap(&err, "read session %s", contentSessionID)
+	var (
+		id                                 int64
+		content, memory, project, platform sql.NullString
+		userPrompt, status, startedAt      sql.NullString
+		startedEpoch                       sql.NullInt64
+	)
+	err = db.db.QueryRowContext(ctx, db.q.session, contentSessionID).Scan(&id, &content, &memory, &project,
+		&platform, &userPrompt, &status, &startedEpoch, &startedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNoSession
+	}
+	if err != nil {
+		return "", err
+	}
+	return memory.String, nil
 }
 
 // Observations returns the observations with the given ids, in the order of

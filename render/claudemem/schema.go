@@ -126,12 +126,12 @@ FROM user_prompts p WHERE %s = ?1 ORDER BY p.prompt_number, p.id`,
 
 	obMem := ob.pick("memory_session_id", "sdk_session_id")
 	if obMem != "" {
-		sel := fmt.Sprintf(`SELECT o.id, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, o.project
+		sel := fmt.Sprintf(`SELECT o.id, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, o.project, o.%s
 FROM observations o`,
 			intCol(ob, "o", "prompt_number"), ob.col("o", "type", "NULL"), ob.col("o", "title", "NULL"), ob.col("o", "subtitle", "NULL"),
 			ob.col("o", "narrative", "NULL"), ob.col("o", "text", "NULL"), ob.col("o", "facts", "NULL"),
 			ob.col("o", "concepts", "NULL"), ob.col("o", "files_read", "NULL"), ob.col("o", "files_modified", "NULL"),
-			intCol(ob, "o", "created_at_epoch"), ob.col("o", "created_at", "NULL"))
+			intCol(ob, "o", "created_at_epoch"), ob.col("o", "created_at", "NULL"), obMem)
 		q.observations = sel + fmt.Sprintf(" WHERE o.%s = ?1 ORDER BY %s, o.id", obMem, intCol(ob, "o", "created_at_epoch"))
 		q.obsByID = sel + " WHERE o.id IN (SELECT value FROM json_each(?1))"
 	} else {
