@@ -16,12 +16,20 @@ type Env struct {
 	Home string
 	// Getenv looks up an environment variable; nil means none are set.
 	Getenv func(string) string
+
+	// data is DataDir resolved once (OSEnv does it), so a hook does not read
+	// claude-mem's settings file for every path it needs.
+	data    string
+	dataSet bool
 }
 
-// OSEnv returns the environment of the running process.
+// OSEnv returns the environment of the running process, with claude-mem's
+// data folder resolved once.
 func OSEnv() Env {
 	home, _ := os.UserHomeDir()
-	return Env{Home: home, Getenv: os.Getenv}
+	e := Env{Home: home, Getenv: os.Getenv}
+	e.data, e.dataSet = e.DataDir(), true
+	return e
 }
 
 func (e Env) get(k string) string {
@@ -45,6 +53,9 @@ func (e Env) ProjectsDir() string { return filepath.Join(e.ConfigDir(), "project
 // DataDir is claude-mem's data folder (SPEC §3.1): $CLAUDE_MEM_DATA_DIR, else the
 // CLAUDE_MEM_DATA_DIR key of ~/.claude-mem/settings.json, else ~/.claude-mem.
 func (e Env) DataDir() string {
+	if e.dataSet {
+		return e.data
+	}
 	if d := e.get("CLAUDE_MEM_DATA_DIR"); d != "" {
 		return d
 	}

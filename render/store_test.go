@@ -257,3 +257,23 @@ func TestArchiveSameSecond(t *testing.T) {
 		t.Errorf("archives = %v, want %v", got, want)
 	}
 }
+
+// TestOSEnvResolvesDataDirOnce: the data folder is read from claude-mem's
+// settings once per process environment, not once per path.
+func TestOSEnvResolvesDataDirOnce(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("CLAUDE_MEM_DATA_DIR", "")
+	settings := filepath.Join(home, ".claude-mem", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o700)
+	writeFile(t, settings, `{"CLAUDE_MEM_DATA_DIR":"~/first"}`)
+	env := OSEnv()
+	writeFile(t, settings, `{"CLAUDE_MEM_DATA_DIR":"~/second"}`)
+	if got, want := env.BottlesDir(), filepath.Join(home, "first", "bottles"); got != want {
+		t.Errorf("BottlesDir = %q, want %q (resolved when OSEnv ran)", got, want)
+	}
+	if got, want := OSEnv().DBPath(), filepath.Join(home, "second", "claude-mem.db"); got != want {
+		t.Errorf("a new OSEnv: DBPath = %q, want %q", got, want)
+	}
+}
