@@ -10,23 +10,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bottle/internal/corpustest"
 )
 
-// corpusDir finds ../shared/corpus (CI has it) or $BOTTLE_CORPUS.
-func corpusDir(tb testing.TB) string {
-	tb.Helper()
-	if d := os.Getenv("BOTTLE_CORPUS"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs(filepath.Join("..", "..", "shared", "corpus"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := os.Stat(d); err != nil {
-		tb.Skipf("corpus not found at %s (set BOTTLE_CORPUS to run the corpus tests)", d)
-	}
-	return d
-}
+// corpusDir finds ../shared/corpus (CI has it) or $BOTTLE_CORPUS, or skips.
+func corpusDir(tb testing.TB) string { return corpustest.Dir(tb) }
 
 // corpusTranscripts lists the main-thread transcripts of the corpus
 // (subagent files under <session>/subagents are not sessions).

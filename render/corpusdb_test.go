@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,35 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"bottle/internal/corpustest"
 	"bottle/render/claudemem"
 )
 
 // copyDB copies a corpus database (with its -wal and -shm files) into a
-// temp dir: the shared folder is read-only and the files are in WAL mode.
-func copyDB(tb testing.TB, name string) string {
-	tb.Helper()
-	src := filepath.Join(corpusDir(tb), "claude-mem", name)
-	dst := filepath.Join(tb.TempDir(), "claude-mem.db")
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		in, err := os.Open(src + suffix)
-		if err != nil {
-			if suffix != "" && os.IsNotExist(err) {
-				continue
-			}
-			tb.Fatal(err)
-		}
-		out, err := os.Create(dst + suffix)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if _, err := io.Copy(out, in); err != nil {
-			tb.Fatal(err)
-		}
-		in.Close()
-		out.Close()
-	}
-	return dst
-}
+// temp dir: it must not be opened in place.
+func copyDB(tb testing.TB, name string) string { return corpustest.CopyDB(tb, name) }
 
 type manifestEntry struct {
 	DB               string  `json:"db"`

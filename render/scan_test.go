@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"bottle/internal/corpustest"
 )
 
 // The scanner must read every transcript exactly as the json.Unmarshal
@@ -124,14 +126,10 @@ func scanInputs(tb testing.TB) (small, large map[string][]byte) {
 }
 
 func corpusDirOrEmpty() string {
-	dir := os.Getenv("BOTTLE_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(dir); err != nil {
+	if _, err := os.Stat(corpustest.Path()); err != nil {
 		return ""
 	}
-	return dir
+	return corpustest.Path()
 }
 
 // withScanSettings runs f with a chunk size and a mask implementation.

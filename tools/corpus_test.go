@@ -3,7 +3,6 @@ package tools
 import (
 	"bufio"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,39 +10,16 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"bottle/internal/corpustest"
 )
 
 // corpusDir finds ../shared/corpus beside the repository, or $BOTTLE_CORPUS.
-func corpusDir(tb testing.TB) string {
-	tb.Helper()
-	if d := os.Getenv("BOTTLE_CORPUS"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs(filepath.Join("..", "..", "shared", "corpus"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := os.Stat(d); err != nil {
-		tb.Skipf("corpus not found at %s (set BOTTLE_CORPUS to run the corpus tests)", d)
-	}
-	return d
-}
+func corpusDir(tb testing.TB) string { return corpustest.Dir(tb) }
 
 func copyFile(tb testing.TB, src, dst string) {
 	tb.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		tb.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
+	if err := corpustest.CopyFile(src, dst); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -3,7 +3,6 @@ package claudemem
 import (
 	"bufio"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,22 +10,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"bottle/internal/corpustest"
 )
 
-// corpusDir locates shared/corpus/claude-mem: $BOTTLE_CORPUS (the corpus
-// folder) or ../../../shared/corpus from this package. The databases there
-// are real data: tests only read them by copying into a temp dir.
 func corpusDir(tb testing.TB) string {
 	tb.Helper()
-	base := os.Getenv("BOTTLE_CORPUS")
-	if base == "" {
-		base = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	dir := filepath.Join(base, "claude-mem")
-	if _, err := os.Stat(filepath.Join(dir, "manifest.jsonl")); err != nil {
-		tb.Skipf("claude-mem corpus not found at %s (set BOTTLE_CORPUS to the shared/corpus folder): %v", dir, err)
-	}
-	return dir
+	return filepath.Join(corpustest.Dir(tb), "claude-mem")
 }
 
 // copyCorpusDB copies name and its -wal/-shm files, where present, from the
@@ -45,22 +35,7 @@ func copyCorpusDB(tb testing.TB, dir, name string) string {
 	return filepath.Join(dst, name)
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
+func copyFile(src, dst string) error { return corpustest.CopyFile(src, dst) }
 
 // manifestEntry is one line of manifest.jsonl: the expected join counts.
 type manifestEntry struct {

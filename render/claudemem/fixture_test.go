@@ -127,42 +127,13 @@ INSERT INTO session_summaries (id, sdk_session_id, project, request, created_at,
  (1, 'mem-a', 'proj', 'r', 'x', 1769468460000);
 `
 
-// rwDSN opens path read-write, as claude-mem's worker does.
-func rwDSN(path string) string {
-	return fileURI(filepath.ToSlash(path)) + "?_pragma=busy_timeout(5000)&_pragma=foreign_keys(0)"
-}
-
 // mustWriter opens a read-write connection to path, closed at the end of the test.
-func mustWriter(tb testing.TB, path string) *sql.DB {
-	tb.Helper()
-	db, err := sql.Open("sqlite", rwDSN(path))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
+func mustWriter(tb testing.TB, path string) *sql.DB { return memtest.Writer(tb, path) }
 
 // mustCreateDB creates a database at path from ddl and rows in the given
 // journal mode ("wal" or "delete") and closes it.
 func mustCreateDB(tb testing.TB, path, ddl, rows, journal string) string {
-	tb.Helper()
-	db, err := sql.Open("sqlite", rwDSN(path))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer db.Close()
-	ctx := tb.Context()
-	for _, s := range []string{"PRAGMA journal_mode=" + journal, ddl, rows} {
-		if _, err := db.ExecContext(ctx, s); err != nil {
-			tb.Fatalf("create fixture: %v", err)
-		}
-	}
-	if err := db.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return path
+	return memtest.Create(tb, path, ddl, rows, journal)
 }
 
 // mustOpen opens path with Open and closes it at the end of the test.

@@ -13,21 +13,11 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"bottle/internal/corpustest"
 )
 
-// corpusDir locates the shared transcript corpus: $BOTTLE_CORPUS, else
-// shared/corpus beside the repository.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("BOTTLE_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s (set BOTTLE_CORPUS to run): %v", dir, err)
-	}
-	return dir
-}
+func corpusDir(t *testing.T) string { return corpustest.Dir(t) }
 
 // corpusCall is a Call with the working directory of its session.
 type corpusCall struct {

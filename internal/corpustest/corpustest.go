@@ -1,0 +1,73 @@
+// Package corpustest locates the shared corpus of real transcripts and
+// claude-mem databases for tests: ../shared/corpus beside the repository,
+// or $BOTTLE_CORPUS. The corpus is other people's data and read-only: tests
+// read it in place, and copy a database before opening it (SQLite would
+// create -shm files beside it).
+package corpustest
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Path is where the corpus would be, whether or not it exists.
+func Path() string {
+	if d := os.Getenv("BOTTLE_CORPUS"); d != "" {
+		return d
+	}
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return filepath.Join("..", "shared", "corpus")
+	}
+	// file is <repo>/internal/corpustest/corpustest.go.
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "corpus")
+}
+
+// Dir returns the corpus folder, or skips the test with a message saying
+// how to run it when the corpus is absent.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	d := Path()
+	if _, err := os.Stat(d); err != nil {
+		tb.Skipf("corpus not found at %s (set BOTTLE_CORPUS to run the corpus tests)", d)
+	}
+	return d
+}
+
+// CopyDB copies the corpus database claude-mem/<name> with its -wal and -shm
+// files into a temp dir as claude-mem.db and returns the copy's path.
+func CopyDB(tb testing.TB, name string) string {
+	tb.Helper()
+	src := filepath.Join(Dir(tb), "claude-mem", name)
+	dst := filepath.Join(tb.TempDir(), "claude-mem.db")
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := CopyFile(src+suffix, dst+suffix); err != nil {
+			if suffix != "" && os.IsNotExist(err) {
+				continue
+			}
+			tb.Fatalf("copy corpus database: %v", err)
+		}
+	}
+	return dst
+}
+
+// CopyFile copies src to dst (mode 0600).
+func CopyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
