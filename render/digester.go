@@ -9,7 +9,16 @@ import (
 // defaultDigester words tool calls with package digest. The line's
 // toolUseResult is not decoded (it is the largest field of most lines), so
 // digests come from the tool_use input and the tool_result content.
+// The reader hands on inputs from lines it has checked: valid JSON.
 func defaultDigester(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) (string, string) {
-	c := digest.Call{Name: name, Input: input, HasResult: hasResult, Result: result, IsError: isError}
+	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: hasResult, Result: result, IsError: isError}
+	return digest.Both(c, cwd)
+}
+
+// digestRaw is defaultDigester for a result whose content is a JSON string,
+// handed on undecoded: body is the valid body of that string. The digest
+// decodes only what it reads (most tools read the first lines).
+func digestRaw(name string, input json.RawMessage, body []byte, isError bool, cwd string) (string, string) {
+	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: body, IsError: isError}
 	return digest.Both(c, cwd)
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -25,6 +26,18 @@ var structural = []string{
 	"mode:",
 	"Current task:",
 }
+
+// structuralFirst marks the bytes a structural opening can start with, its
+// first byte in either case (no other rune folds to these letters).
+var structuralFirst = func() (t [256]bool) {
+	for _, f := range structural {
+		t[f[0]] = true
+		t[strings.ToUpper(f[:1])[0]] = true
+		t[strings.ToLower(f[:1])[0]] = true
+	}
+	t['-'] = true // "---"
+	return t
+}()
 
 // Escape makes a message body safe to embed in a bottle while keeping it as
 // close to verbatim as possible: only lines that would read as bottle
@@ -70,6 +83,9 @@ func Escape(s string) string {
 // structuralAt reports whether the line starting at s is structural: 1 for a
 // form escaped with a backslash, 2 for the "---" separator.
 func structuralAt(s string) int {
+	if s == "" || !structuralFirst[s[0]] {
+		return 0
+	}
 	if strings.HasPrefix(s, "---") {
 		rest := s[3:]
 		k := strings.IndexAny(rest, "\r\n")
@@ -111,7 +127,9 @@ func Verbatim(s string) string { return Escape(clean(s)) }
 // and headers. It cleans s first.
 func oneLine(s string, max int) string {
 	s = clean(s)
-	s = strings.Join(strings.Fields(s), " ")
+	if !flat(s) {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
@@ -124,3 +142,34 @@ func oneLine(s string, max int) string {
 	}
 	return s
 }
+
+// flat reports whether s is already what strings.Join(strings.Fields(s),
+// " ") makes of it: no white space but single spaces between words.
+func flat(s string) bool {
+	prevSpace := true // so a leading space is caught
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				if c != ' ' || prevSpace {
+					return false
+				}
+				prevSpace = true
+			} else {
+				prevSpace = false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			return false
+		}
+		prevSpace = false
+		i += n
+	}
+	return s == "" || !prevSpace
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}

@@ -9,6 +9,7 @@ import (
 // markdown writes a bottle. loc is the zone of the times shown.
 func markdown(b *Bottle, loc *time.Location) []byte {
 	var w bytes.Buffer
+	w.Grow(b.sizeHint())
 	tf := newTimeFmt(b, loc)
 	writeHeader(&w, b, loc)
 	for i := 0; i < len(b.Turns); i++ {
@@ -24,6 +25,30 @@ func markdown(b *Bottle, loc *time.Location) []byte {
 		writeTurn(&w, &b.Turns[i], b.Mode, tf)
 	}
 	return w.Bytes()
+}
+
+// sizeHint is about the size of the bottle's markdown, a little more when
+// nothing is folded, so that the buffer is allocated once.
+func (b *Bottle) sizeHint() int {
+	n := 4096 + len(b.Notes)*128
+	turn := func(t *Turn) {
+		n += 160 + len(t.Prompt)
+		for _, s := range t.MidTurn {
+			n += 48 + len(s.Text)
+		}
+		for _, it := range t.Happened {
+			n += 24 + min(len(it.Text), 400)
+		}
+		for _, r := range t.Reply {
+			n += 2 + len(r)
+		}
+		n += len(t.Summaries) * 1024
+	}
+	turn(&b.Preamble)
+	for i := range b.Turns {
+		turn(&b.Turns[i])
+	}
+	return n + n/16
 }
 
 func newTimeFmt(b *Bottle, loc *time.Location) *timeFmt {

@@ -3,6 +3,8 @@ package render
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"bottle/render/jsonstr"
 )
 
 // speculator digests tool calls in a scanning worker, so that the digests
@@ -63,9 +65,28 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 		if res.content.a >= 0 {
 			res.raw = s.b[res.content.a:res.content.b]
 		}
+		body, isStr := res.body()
+		if isStr && sp.on {
+			// Measured here, in parallel; decoded only as far as the
+			// digest reads it.
+			res.textLen, res.measured = jsonstr.Len(body), true
+		}
 		t, ok := sp.tools[res.id]
 		if !sp.on || !ok {
-			res.text, res.decoded = s.resultText(res.content), true
+			if !res.measured {
+				res.text, res.decoded = s.resultText(res.content), true
+			}
+			continue
+		}
+		cwd := ""
+		if c := sp.cwd.Load(); c != nil {
+			cwd = *c
+		} else if len(r.cwd) > 0 {
+			cwd = decodeString(r.cwd)
+		}
+		if isStr {
+			d, pend := digestRaw(t.name, t.input, body, res.isError, cwd)
+			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, digest: d, pending: pend}
 			continue
 		}
 		sp.scratch = s.resultAppend(sp.scratch[:0], res.content)
@@ -75,16 +96,19 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 		if len(sp.scratch) > 0 {
 			text = unsafe.String(&sp.scratch[0], len(sp.scratch))
 		}
-		cwd := ""
-		if c := sp.cwd.Load(); c != nil {
-			cwd = *c
-		} else if len(r.cwd) > 0 {
-			cwd = decodeString(r.cwd)
-		}
 		d, pend := defaultDigester(t.name, t.input, text, true, res.isError, cwd)
 		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch),
 			digest: sp.own(d), pending: sp.own(pend)}
 	}
+}
+
+// body returns the body of the result's content when it is a JSON string
+// (the bytes between the quotes).
+func (r *toolResult) body() ([]byte, bool) {
+	if len(r.raw) < 2 || r.raw[0] != '"' {
+		return nil, false
+	}
+	return r.raw[1 : len(r.raw)-1], true
 }
 
 // own returns s, copied if it points into the scratch buffer.

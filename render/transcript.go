@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -180,18 +181,24 @@ func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, first
 		p.t.Tools = make([]ToolCall, 0, min(size/24576, 1<<20)+16)
 		p.seen = make(map[[16]byte]struct{}, min(size/8192, 1<<22))
 	}
-	lr := &lineReader{r: r}
+	var src chunkSource = &lineReader{r: r}
 	var err error
 	if firstPrompt || runtime.GOMAXPROCS(0) == 1 {
-		err = p.readSequential(lr, firstPrompt)
+		err = p.readSequential(src, firstPrompt)
 	} else {
-		err = p.readParallel(lr)
+		if mr := openMap(r); mr != nil {
+			defer mr.close()
+			err = p.readMapped(mr)
+		} else {
+			err = p.readParallel(src)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
-	p.t.Diag.Lines += lr.lines
-	p.t.Diag.Oversized += lr.over
+	lines, over := src.skipped()
+	p.t.Diag.Lines += lines
+	p.t.Diag.Oversized += over
 	p.finish()
 	if len(p.t.Events) == 0 {
 		p.t.Events = nil // as without the size hint
@@ -226,7 +233,9 @@ const maxKeptBuffer = 4 << 20
 
 // chunk is a run of whole lines and, once scanned, their records.
 type chunk struct {
-	buf   []byte // the read buffer (data is a prefix of it)
+	buf   []byte // the read buffer (data is a prefix of it), if any
+	// start and end: the chunk's offsets in a mapped file
+	start, end int
 	data  []byte // whole lines; the last one lacks its newline only at EOF
 	eof   bool
 	lines int // lines scanned (Diagnostics.Lines)
@@ -249,6 +258,9 @@ type lineReader struct {
 // next reads the next chunk into c (reusing its buffer); it returns false
 // at the end of the stream.
 func (lr *lineReader) next(c *chunk) (bool, error) {
+	if c.buf == nil || cap(c.buf) > maxKeptBuffer {
+		c.buf = make([]byte, 0, chunkSize)
+	}
 	buf := append(c.buf[:0], lr.carry...)
 	lr.carry = lr.carry[:0]
 	for {
@@ -371,12 +383,12 @@ func blank(line []byte) bool {
 
 // readSequential reads and applies one chunk after the other in this
 // goroutine; with firstPrompt it stops after the first genuine prompt.
-func (p *parser) readSequential(lr *lineReader, firstPrompt bool) error {
+func (p *parser) readSequential(src chunkSource, firstPrompt bool) error {
 	var s jsonScanner
 	sp := p.newSpeculator()
-	c := &chunk{buf: make([]byte, 0, chunkSize)}
+	c := &chunk{}
 	for {
-		more, err := lr.next(c)
+		more, err := src.next(c)
 		if err != nil {
 			return err
 		}
@@ -411,10 +423,10 @@ func (p *parser) readSequential(lr *lineReader, firstPrompt bool) error {
 // then apply every chunk that is scanned and next in file order, if no
 // other goroutine is applying. No goroutine waits while there is work,
 // and the records are applied in file order.
-func (p *parser) readParallel(lr *lineReader) error {
+func (p *parser) readParallel(src chunkSource) error {
 	workers := runtime.GOMAXPROCS(0)
-	first := &chunk{buf: make([]byte, 0, chunkSize)}
-	more, err := lr.next(first)
+	first := &chunk{}
+	more, err := src.next(first)
 	if err != nil || !more {
 		return err
 	}
@@ -425,7 +437,7 @@ func (p *parser) readParallel(lr *lineReader) error {
 		p.apply(first)
 		return nil
 	}
-	pl := &pipeline{p: p, lr: lr, free: make(chan *chunk, 2*workers+2), quit: make(chan struct{})}
+	pl := &pipeline{p: p, src: src, free: make(chan *chunk, 2*workers+2), quit: make(chan struct{})}
 	for range cap(pl.free) - 1 {
 		pl.free <- &chunk{}
 	}
@@ -438,16 +450,35 @@ func (p *parser) readParallel(lr *lineReader) error {
 	wg.Wait()
 	pl.applyReady()
 	if pl.failed != nil {
+		if r := pl.failed.Recovered(); r != nil && isFault(r.Value) {
+			return errChanged
+		}
 		pl.failed.Repanic()
 	}
 	return pl.readErr
 }
 
+// readMapped reads a mapped file. A mapped file cut shorter while it is
+// read faults instead of ending early: the fault is a panic (in every
+// goroutine touching the map), turned into an error.
+func (p *parser) readMapped(mr *mapReader) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !isFault(r) {
+				panic(r)
+			}
+			err = errChanged
+		}
+	}()
+	return p.readParallel(mr)
+}
+
 // pipeline is the shared state of readParallel.
 type pipeline struct {
 	p       *parser
-	lr      *lineReader
-	readMu  sync.Mutex // guards lr, eof and readErr, and orders the queue
+	src     chunkSource
+	readMu  sync.Mutex // guards src, eof and readErr, and orders the queue
 	eof     bool
 	readErr error
 	qMu     sync.Mutex
@@ -463,6 +494,7 @@ type pipeline struct {
 // work reads, scans and applies until the input ends; c is a chunk
 // already read and queued.
 func (pl *pipeline) work(c *chunk) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	var s jsonScanner
 	sp := pl.p.newSpeculator()
 	for {
@@ -492,11 +524,8 @@ func (pl *pipeline) read(c *chunk) bool {
 	if pl.eof {
 		return false
 	}
-	if c.buf == nil || cap(c.buf) > maxKeptBuffer {
-		c.buf = make([]byte, 0, chunkSize)
-	}
 	c.scanned.Store(false)
-	more, err := pl.lr.next(c)
+	more, err := pl.src.next(c)
 	if err != nil || !more {
 		pl.eof, pl.readErr = true, err
 		pl.stop.Do(func() { close(pl.quit) })
@@ -546,6 +575,7 @@ func (pl *pipeline) applyReady() {
 			}
 			clear(c.recs)
 			c.recs = c.recs[:0]
+			pl.src.release(c)
 			pl.free <- c
 		}
 		pl.applyMu.Unlock()
@@ -792,6 +822,10 @@ type toolResult struct {
 	raw     []byte // the same, kept until the chunk is applied
 	text    string // the flattened content, when decoded
 	decoded bool
+	// textLen is the length of the decoded string content, measured by
+	// the worker (measured) when the apply can digest it undecoded.
+	textLen  int
+	measured bool
 	spec    specDigest // the digest worked out by the scanning worker
 }
 
@@ -812,6 +846,14 @@ func (p *parser) result(r *toolResult) {
 		p.t.ToolBytes += sp.textLen
 		tc.HasResult, tc.IsError = true, r.isError
 		tc.Digest, tc.Pending = sp.digest, sp.pending
+		return
+	}
+	if body, ok := r.body(); ok && r.measured && p.speculate {
+		// Only the default digester runs here (no capture): it reads
+		// the string still escaped.
+		p.t.ToolBytes += r.textLen
+		tc.HasResult, tc.IsError = true, r.isError
+		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, body, r.isError, p.t.Cwd)
 		return
 	}
 	if !r.decoded {

@@ -48,11 +48,22 @@ type Call struct {
 	Name string
 	// Input is the tool_use input object; it may be nil or not valid JSON.
 	Input json.RawMessage
+	// InputValid promises that Input is valid JSON (the transcript reader
+	// has checked its line), so it is not validated again.
+	InputValid bool
 	// HasResult reports whether a tool_result answered the call.
 	HasResult bool
 	// Result is the tool_result content as text: the string content, or its
 	// text blocks joined with "\n", image blocks appearing as "[image]".
 	Result string
+	// ResultRaw, when set, stands for Result (which is then empty): the
+	// tool_result's string content still JSON-escaped, the valid body of a
+	// JSON string between its quotes. Digests decode only what they read.
+	ResultRaw []byte
+	// The decoded ResultRaw, once needed: whole (in Result) or its start.
+	decoded bool
+	head    *string // the decoded start
+	headAll bool    // head is the whole result
 	// IsError is the tool_result's is_error flag.
 	IsError bool
 	// Structured is the line's toolUseResult, or nil. Callers may drop it to
@@ -141,12 +152,12 @@ func outcome(c *Call, success string) string {
 	if !c.HasResult {
 		return "no result"
 	}
-	head := strings.TrimLeft(prefix(c.Result, 256), " \t\r\n")
+	head := strings.TrimLeft(c.resultPrefix(256), " \t\r\n")
 	if strings.HasPrefix(head, "[Request interrupted by user") {
 		return "interrupted"
 	}
 	if c.IsError {
-		return errorOutcome(c.Result)
+		return errorOutcome(c.result())
 	}
 	if strings.HasPrefix(head, "[Old tool result content cleared]") {
 		return ""

@@ -15,7 +15,7 @@ type description struct {
 }
 
 // describer reads one tool's call. ok reports whether c has a normal
-// result to read; describers look at c.Result and c.Structured only then.
+// result to read; describers look at the result and c.Structured only then.
 type describer func(c *Call, cwd string, ok bool) description
 
 // describers maps a tool name to its describer. Tools not listed, MCP tools
@@ -67,8 +67,9 @@ func describe(c *Call, cwd string, withResult bool) description {
 	return d
 }
 
-// decode fills v from the input, leaving fields of a wrong type or a
-// malformed input at their zero values.
+// decode fills v from a JSON text that may be malformed, such as
+// c.Structured, leaving fields of a wrong type or a malformed input at
+// their zero values. Inputs go through decodeInput.
 func decode(in json.RawMessage, v any) {
 	if len(in) > 0 {
 		_ = json.Unmarshal(in, v)
@@ -77,7 +78,7 @@ func decode(in json.RawMessage, v any) {
 
 // head is the start of a result, for reading markers and first lines.
 func head(c *Call) string {
-	return strings.TrimLeft(prefix(c.Result, 512), " \t\r\n")
+	return strings.TrimLeft(c.resultPrefix(512), " \t\r\n")
 }
 
 func describeNothing(*Call, string, bool) description { return description{} }
@@ -91,7 +92,7 @@ func describeRead(c *Call, cwd string, ok bool) description {
 		Limit    int64  `json:"limit"`
 		Pages    string `json:"pages"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := showPath(in.FilePath, cwd)
 	const huge = 1 << 40
 	if in.Offset > 0 || in.Limit > 0 {
@@ -123,7 +124,7 @@ func readOutcome(c *Call) string {
 	case strings.Contains(h, "contents are empty"):
 		return "empty file"
 	}
-	if n := countNumbered(c.Result); n > 0 {
+	if n := c.countNumberedResult(); n > 0 {
 		return plural(n, "line")
 	}
 	if strings.HasPrefix(h, "[image]") {
@@ -168,7 +169,7 @@ func describeWrite(c *Call, cwd string, ok bool) description {
 		FilePath string  `json:"file_path"`
 		Content  *string `json:"content"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	d := description{salient: showPath(in.FilePath, cwd)}
 	if in.Content != nil {
 		d.salient += " (" + plural(countLines(*in.Content), "line") + ")"
@@ -202,7 +203,7 @@ func describeEdit(c *Call, cwd string, _ bool) description {
 		FilePath   string `json:"file_path"`
 		ReplaceAll bool   `json:"replace_all"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := showPath(in.FilePath, cwd)
 	if in.ReplaceAll {
 		sal += " (replace all)"
@@ -215,7 +216,7 @@ func describeMultiEdit(c *Call, cwd string, _ bool) description {
 		FilePath string            `json:"file_path"`
 		Edits    []json.RawMessage `json:"edits"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := showPath(in.FilePath, cwd)
 	if len(in.Edits) > 0 {
 		sal += " (" + plural(len(in.Edits), "edit") + ")"
@@ -229,7 +230,7 @@ func describeNotebookEdit(c *Call, cwd string, _ bool) description {
 		CellID       string `json:"cell_id"`
 		EditMode     string `json:"edit_mode"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := showPath(in.NotebookPath, cwd)
 	if id := clean(in.CellID, 24); id != "" {
 		sal += " cell " + id
@@ -245,7 +246,7 @@ func describeNotebookRead(c *Call, cwd string, _ bool) description {
 		NotebookPath string `json:"notebook_path"`
 		CellID       string `json:"cell_id"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := showPath(in.NotebookPath, cwd)
 	if id := clean(in.CellID, 24); id != "" {
 		sal += " cell " + id
@@ -257,7 +258,7 @@ func describeLS(c *Call, cwd string, _ bool) description {
 	var in struct {
 		Path string `json:"path"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	return description{salient: showPath(in.Path, cwd)}
 }
 
@@ -268,7 +269,7 @@ func describeBash(c *Call, cwd string, ok bool) description {
 		Command     string `json:"command"`
 		Description string `json:"description"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	d := description{salient: command(in.Command, cwd)}
 	if d.salient == "" {
 		d.salient = clean(in.Description, salientMax)
@@ -327,7 +328,7 @@ func describeShellID(c *Call, _ string, _ bool) description {
 		TaskID  string `json:"task_id"`
 		BashID  string `json:"bash_id"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	return description{salient: clean(firstNonEmpty(in.ShellID, in.TaskID, in.BashID), 40)}
 }
 
@@ -337,7 +338,7 @@ func describeShellID(c *Call, _ string, _ bool) description {
 func describeShellOutput(c *Call, cwd string, ok bool) description {
 	d := describeShellID(c, cwd, false)
 	if ok {
-		h := prefix(c.Result, 2048)
+		h := c.resultPrefix(headBytes)
 		var parts []string
 		retrieval, status := tag(h, "retrieval_status"), tag(h, "status")
 		if retrieval != "" && retrieval != "success" {
@@ -383,7 +384,7 @@ func describeGrep(c *Call, cwd string, ok bool) description {
 		C          json.RawMessage `json:"-C"`
 		Context    json.RawMessage `json:"context"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := quoted(clean(in.Pattern, 60))
 	if p := showPath(in.Path, cwd); p != "" && p != "." {
 		sal += " in " + p
@@ -415,7 +416,7 @@ func grepOutcome(c *Call, mode string, context bool) string {
 	switch mode {
 	case "content":
 		n := 0
-		forLines(c.Result, func(line string) {
+		forLines(c.result(), func(line string) {
 			if line != "--" && !strings.HasPrefix(line, "[Showing results") {
 				n++
 			}
@@ -426,7 +427,8 @@ func grepOutcome(c *Call, mode string, context bool) string {
 		return plural(n, "matching line")
 	case "count":
 		// "Found 12 total occurrences across 3 files." closes the result.
-		tail := c.Result[max(0, len(c.Result)-256):]
+		res := c.result()
+		tail := res[max(0, len(res)-256):]
 		if i := strings.LastIndex(tail, "Found "); i >= 0 {
 			return found(tail[i:])
 		}
@@ -469,7 +471,7 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 		Pattern string `json:"pattern"`
 		Path    string `json:"path"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := clean(in.Pattern, 60)
 	if p := showPath(in.Path, cwd); p != "" && p != "." {
 		sal += " in " + p
@@ -484,7 +486,7 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 			d.success = persistedCount(c)
 		default:
 			n, truncated := 0, false
-			forLines(c.Result, func(line string) {
+			forLines(c.result(), func(line string) {
 				if strings.HasPrefix(line, "(Results are truncated") {
 					truncated = true
 				} else {
@@ -523,7 +525,7 @@ func describeTask(c *Call, _ string, ok bool) description {
 		Prompt       string `json:"prompt"`
 		SubagentType string `json:"subagent_type"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := clean(in.Description, 80)
 	if sal == "" {
 		sal = clean(firstLine(strip(in.Prompt)), 80)
@@ -547,7 +549,7 @@ func describeTaskCreate(c *Call, _ string, ok bool) description {
 	var in struct {
 		Subject string `json:"subject"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	d := description{salient: clean(in.Subject, salientMax)}
 	if ok {
 		// "Task #3 created successfully: …"
@@ -570,7 +572,7 @@ func describeTaskUpdate(c *Call, _ string, _ bool) description {
 		AddBlockedBy json.RawMessage `json:"addBlockedBy"`
 		AddBlocks    json.RawMessage `json:"addBlocks"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := taskID(in.TaskID)
 	var parts []string
 	if s := clean(in.Status, 20); s != "" {
@@ -595,7 +597,7 @@ func describeTaskGet(c *Call, _ string, _ bool) description {
 	var in struct {
 		TaskID json.RawMessage `json:"taskId"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	return description{salient: taskID(in.TaskID)}
 }
 
@@ -622,7 +624,7 @@ func describeTaskList(c *Call, _ string, ok bool) description {
 			d.success = "no tasks"
 		} else {
 			n := 0
-			forLines(c.Result, func(line string) {
+			forLines(c.result(), func(line string) {
 				if strings.HasPrefix(line, "#") {
 					n++
 				}
@@ -641,7 +643,7 @@ func describeTodoWrite(c *Call, _ string, _ bool) description {
 			ActiveForm string `json:"activeForm"`
 		} `json:"todos"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	done, now := 0, ""
 	for _, t := range in.Todos {
 		switch t.Status {
@@ -666,7 +668,7 @@ func describeWebFetch(c *Call, _ string, _ bool) description {
 	var in struct {
 		URL string `json:"url"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	return description{salient: showURL(in.URL)}
 }
 
@@ -686,7 +688,7 @@ func describeWebSearch(c *Call, _ string, _ bool) description {
 	var in struct {
 		Query string `json:"query"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	return description{salient: quoted(clean(in.Query, salientMax-2))}
 }
 
@@ -697,7 +699,7 @@ func describeSkill(c *Call, _ string, _ bool) description {
 		Skill string `json:"skill"`
 		Args  string `json:"args"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := clean(in.Skill, 60)
 	if a := clean(firstLine(strip(in.Args)), 60); a != "" {
 		sal = strings.TrimSpace(sal + " " + a)
@@ -709,7 +711,7 @@ func describeSlashCommand(c *Call, _ string, _ bool) description {
 	var in struct {
 		Command string `json:"command"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	return description{salient: clean(in.Command, salientMax)}
 }
 
@@ -717,7 +719,7 @@ func describeExitPlanMode(c *Call, _ string, ok bool) description {
 	var in struct {
 		Plan string `json:"plan"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	title := strings.TrimSpace(strings.TrimLeft(firstLine(strip(in.Plan)), "#"))
 	d := description{salient: clean(title, salientMax)}
 	if ok && strings.HasPrefix(head(c), "User has approved") {
@@ -733,7 +735,7 @@ func describeAskUserQuestion(c *Call, _ string, ok bool) description {
 			Header   string `json:"header"`
 		} `json:"questions"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	var d description
 	if len(in.Questions) > 0 {
 		q := in.Questions[0]
@@ -754,7 +756,7 @@ func describeLSP(c *Call, cwd string, ok bool) description {
 		FilePath  string `json:"filePath"`
 		Line      int64  `json:"line"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := showPath(in.FilePath, cwd)
 	if sal != "" && in.Line > 0 {
 		sal += ":" + strconv.FormatInt(in.Line, 10)
@@ -774,7 +776,7 @@ func describeMcpResources(c *Call, _ string, _ bool) description {
 		Server string `json:"server"`
 		URI    string `json:"uri"`
 	}
-	decode(c.Input, &in)
+	decodeInput(c, &in)
 	sal := clean(in.Server, 40)
 	if u := clean(in.URI, 80); u != "" {
 		sal = strings.TrimSpace(sal + " " + u)

@@ -1,0 +1,132 @@
+package digest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"bottle/render/jsonstr"
+)
+
+// Digests read a result handed over still JSON-escaped (Call.ResultRaw)
+// exactly as they read it decoded (Call.Result).
+
+// rawEncodings spell a result as JSON string bodies in different ways: as
+// a JSON encoder would, and with \u escapes wherever a reader could trip.
+var rawEncodings = map[string]func(string) []byte{
+	"minimal": func(s string) []byte { // only what JSON requires; other bytes literal
+		var b []byte
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, `\n`...)
+			case c == '\t':
+				b = append(b, `\t`...)
+			case c < 0x20:
+				b = fmt.Appendf(b, `\u%04x`, c)
+			default:
+				b = append(b, c)
+			}
+		}
+		return b
+	},
+	"escaped": func(s string) []byte { // every byte but letters as \u, UTF-16 pairs
+		var b []byte
+		for _, r := range s {
+			switch {
+			case r < 0x80 && (r|0x20 >= 'a' && r|0x20 <= 'z'):
+				b = append(b, byte(r))
+			case r == utf8.RuneError:
+				b = append(b, `\ufffd`...)
+			case r >= 0x10000:
+				r -= 0x10000
+				b = fmt.Appendf(b, `\u%04X\u%04x`, 0xD800+(r>>10), 0xDC00+(r&0x3FF))
+			default:
+				b = fmt.Appendf(b, `\u%04X`, r)
+			}
+		}
+		return b
+	},
+	"newlines": func(s string) []byte { // \u000a newlines, \\ before n
+		var b []byte
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '\n':
+				b = append(b, `\u000A`...)
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c < 0x20:
+				b = fmt.Appendf(b, `\u%04x`, c)
+			default:
+				b = append(b, c)
+			}
+		}
+		return b
+	},
+}
+
+// sameWithRaw checks Both and Line on c with its result raw.
+func sameWithRaw(t *testing.T, c Call, cwd string) {
+	t.Helper()
+	if !c.HasResult {
+		return
+	}
+	for name, enc := range rawEncodings {
+		raw := enc(c.Result)
+		eager := c
+		eager.Result = jsonstr.Decode(raw)
+		lazy := c
+		lazy.Result, lazy.ResultRaw = "", raw
+		wl, wp := Both(eager, cwd)
+		gl, gp := Both(lazy, cwd)
+		if gl != wl || gp != wp {
+			t.Fatalf("%s %s: raw result gives\n%q, %q\nwant\n%q, %q\n(result %q)", c.Name, name, gl, gp, wl, wp, eager.Result)
+		}
+		if got, want := Line(lazy, cwd), Line(eager, cwd); got != want {
+			t.Fatalf("%s %s: Line = %q, want %q", c.Name, name, got, want)
+		}
+	}
+}
+
+func TestResultRawFixtures(t *testing.T) {
+	for _, f := range fixtures() {
+		sameWithRaw(t, f.call, f.cwd)
+	}
+	// Read results whose numbering a reader could miscount.
+	for _, res := range []string{
+		numbered(3), "     1→a\n  12\tb\n3→\n→4\n 5 →x\n\n6\t\n", "1→", "x\n1→", "\n\n", "1→\n", "   \n7→é\n",
+		"1\u2192a\n\u00a02→b", strings.Repeat("123→\\n\n", 50), "1→a\\\n2→b", `1→a\\n2→b`,
+	} {
+		c := call("Read", `{"file_path":"/home/dev/proj/a.go"}`)
+		c.HasResult, c.Result = true, res
+		sameWithRaw(t, c, cwd)
+	}
+}
+
+func TestResultRawCorpus(t *testing.T) {
+	n := 0
+	for _, path := range corpusFiles(t) {
+		for _, cc := range loadCalls(t, path) {
+			sameWithRaw(t, cc.Call, cc.cwd)
+			n++
+		}
+	}
+	t.Logf("%d corpus calls digested from raw results", n)
+}
+
+func FuzzResultRaw(f *testing.F) {
+	f.Add("Read", numbered(4), false)
+	f.Add("Grep", "a.go:1:x\n--\nb.go:2:y\n", false)
+	f.Add("Bash", "Exit code 2\nboom", true)
+	f.Add("BashOutput", "<status>running</status>", false)
+	f.Fuzz(func(t *testing.T, name, result string, isError bool) {
+		for _, in := range []string{`{}`, `{"file_path":"/a/b.go","output_mode":"content","command":"ls"}`, `{"output_mode":"count"}`} {
+			c := call(name, in)
+			c.HasResult, c.Result, c.IsError = true, result, isError
+			sameWithRaw(t, c, cwd)
+		}
+	})
+}

@@ -1,0 +1,12 @@
+//go:build !unix
+
+package render
+
+import (
+	"errors"
+	"os"
+)
+
+func mapFile(*os.File, int) ([]byte, error) { return nil, errors.ErrUnsupported }
+func unmapFile([]byte)                      {}
+func dropPages([]byte)                      {}

@@ -1,0 +1,95 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A transcript big enough to be memory-mapped reads exactly as the same
+// bytes read from a stream, and nothing the reader keeps points into the
+// map once it is gone.
+func TestMappedReadMatchesStream(t *testing.T) {
+	data := genTranscript(t, 3*mapMin)
+	// A line longer than a chunk, a blank line and a torn final line too.
+	long := `{"type":"user","uuid":"00000000-0000-4000-8000-00000000beef","message":{"role":"user","content":"` +
+		strings.Repeat("x", 3*chunkSize) + `"}}` + "\n\n"
+	data = append(append(bytes.Clone(data), long...), `{"type":"assistant","mess`...)
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < mapMin {
+		t.Fatalf("input %d bytes, below the map threshold", len(data))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mr := openMap(f); mr == nil {
+		t.Fatal("the file was not mapped")
+	} else {
+		mr.close()
+	}
+	f.Close()
+
+	got, err := ReadTranscriptFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	want, err := ReadTranscript(bytes.NewReader(data), defaultDigester)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("mapped read differs from the stream read (diag %+v vs %+v)", got.Diag, want.Diag)
+	}
+	o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: -1, Now: time.Unix(0, 0), Location: time.UTC}
+	res, err := Render(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := fromTranscript(want)
+	bt.Rendered = time.Unix(0, 0)
+	if !bytes.Contains(res.Markdown, []byte(strings.Repeat("x", 1000))) {
+		t.Fatal("the long line's prompt is missing from the bottle")
+	}
+}
+
+// A mapped transcript cut shorter while it is read is an error, not a
+// crash: at its start (the first chunk) or half way (in the workers).
+func TestMappedFileTruncated(t *testing.T) {
+	data := genTranscript(t, 2*mapMin)
+	for _, size := range []int64{4096, int64(len(data) / 2)} {
+		path := filepath.Join(t.TempDir(), "big.jsonl")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mr := openMap(f)
+		if mr == nil {
+			t.Fatal("the file was not mapped")
+		}
+		if err := os.Truncate(path, size); err != nil {
+			t.Fatal(err)
+		}
+		p := newParser(defaultDigester)
+		p.speculate = true
+		if err := p.readMapped(mr); !errors.Is(err, errChanged) {
+			t.Errorf("read of a mapped file truncated to %d bytes: %v, want %v", size, err, errChanged)
+		}
+		mr.close()
+		f.Close()
+	}
+}

@@ -1,0 +1,26 @@
+//go:build unix
+
+package render
+
+import (
+	"os"
+	"syscall"
+)
+
+func mapFile(f *os.File, size int) ([]byte, error) {
+	m, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, err
+	}
+	_ = syscall.Madvise(m, syscall.MADV_SEQUENTIAL)
+	return m, nil
+}
+
+func unmapFile(m []byte) { _ = syscall.Munmap(m) }
+
+// dropPages takes page-aligned pages of the map out of the process.
+func dropPages(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
+	}
+}
