@@ -5,8 +5,9 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"bottle/render/jsonstr"
 )
 
 // The transcript scanner reads one JSONL line the way json.Unmarshal into
@@ -38,8 +39,6 @@ const oddBits = 0xAAAAAAAAAAAAAAAA
 type jsonScanner struct {
 	b      []byte
 	quotes []uint64 // bit i of word w: b[64w+i] is an unescaped quote
-	masks  [4 * 64]uint64
-	tail   [64]byte
 	stack  []byte
 	// blockBuf is reused for the content blocks of one message, tmp for
 	// decoding strings.
@@ -62,64 +61,88 @@ var hexDigit = func() (t [256]bool) {
 }()
 
 // index builds the quote bitmap of b. It reports false when b cannot be
-// valid JSON: a control byte inside a string, a bad escape, or a backslash
-// ending the line.
+// valid JSON: a control byte inside a string, a bad escape, or an odd run
+// of backslashes ending the line.
 func (s *jsonScanner) index(b []byte) bool {
 	s.b = b
-	n := len(b)
-	nb := (n + 63) >> 6
+	nb := (len(b) + 63) >> 6
 	if cap(s.quotes) < nb {
 		s.quotes = make([]uint64, nb, nb+nb/4)
 	}
 	s.quotes = s.quotes[:nb]
-	var prevEsc, inStr uint64
-	for blk := 0; blk < nb; {
-		k := min(nb-blk, 64)
-		full := k
-		if (blk+k)*64 > n {
-			full-- // the line's last block is partial
-		}
-		blockMasks(b[blk*64:(blk+full)*64], s.masks[:4*full])
-		if full < k {
-			t := s.tail[:]
-			m := copy(t, b[(blk+full)*64:])
-			copy(t[m:], spaces64[m:])
-			blockMasks(t, s.masks[4*full:4*k])
-		}
-		for i := 0; i < k; i++ {
-			m := s.masks[4*i : 4*i+4 : 4*i+4]
-			quote, bs, ctl, letters := m[0], m[1], m[2], m[3]
-			var escaped uint64
-			if bs|prevEsc != 0 {
-				// Characters that follow an odd run of backslashes
-				// (simdjson's branchless escape scanner).
-				pe := bs &^ prevEsc
-				et := ((pe<<1 | oddBits) - pe) ^ oddBits
-				escaped = et ^ (bs | prevEsc)
-				prevEsc = (et & bs) >> 63
-				if odd := escaped &^ letters; odd != 0 && !s.checkEscapes((blk+i)*64, odd) {
-					return false
-				}
-			}
-			q := quote &^ escaped
-			s.quotes[blk+i] = q
-			// Bytes inside strings: the prefix XOR of the quotes.
-			x := q
-			x ^= x << 1
-			x ^= x << 2
-			x ^= x << 4
-			x ^= x << 8
-			x ^= x << 16
-			x ^= x << 32
-			x ^= inStr
-			if ctl&x != 0 {
-				return false
-			}
-			inStr = uint64(int64(x) >> 63)
-		}
-		blk += k
+	if nb == 0 {
+		return true
 	}
-	return true
+	return s.indexBlocks(b)
+}
+
+// indexState is what index carries from one 64-byte block to the next.
+type indexState struct {
+	blk     int    // the next block to scan
+	prevEsc uint64 // 1: the byte after the last block is escaped
+	inStr   uint64 // all ones: the last block ends inside a string
+	odd     uint64 // escaped characters of block blk-1 left to checkEscapes
+}
+
+// indexGeneric is index in portable Go, a block at a time; the last,
+// partial block is padded with spaces.
+func (s *jsonScanner) indexGeneric(b []byte) bool {
+	var st indexState
+	full := len(b) >> 6
+	for i := 0; i < full; i++ {
+		q, bs, ctl := masks64((*[64]byte)(b[i*64:]))
+		if !s.indexBlock(i, q, bs, ctl, &st) {
+			return false
+		}
+	}
+	if r := len(b) & 63; r != 0 {
+		var t [64]byte
+		copy(t[copy(t[:], b[full*64:]):], spaces64[r:])
+		q, bs, ctl := masks64(&t)
+		// A trailing backslash escapes a padding space: checkEscapes
+		// rejects it.
+		return s.indexBlock(full, q, bs, ctl, &st)
+	}
+	return st.prevEsc == 0
+}
+
+// indexBlock stores the unescaped quotes of block i (masks of its quotes,
+// backslashes and control bytes) and checks its control bytes and escapes.
+// It works as the assembly kernel does, quotes stored first, so both leave
+// the same bitmap behind.
+func (s *jsonScanner) indexBlock(i int, quote, bs, ctl uint64, st *indexState) bool {
+	escaped := escapedChars(bs, &st.prevEsc)
+	q := quote &^ escaped
+	s.quotes[i] = q
+	x := prefixXOR(q) ^ st.inStr // bytes inside strings
+	if ctl&x != 0 {
+		return false
+	}
+	st.inStr = uint64(int64(x) >> 63)
+	return escaped == 0 || s.checkEscapes(i*64, escaped)
+}
+
+// escapedChars returns the characters of a block that follow an odd run
+// of backslashes (simdjson's branchless escape scanner), given its
+// backslashes; *prevEsc carries a run that crosses into the next block.
+func escapedChars(bs uint64, prevEsc *uint64) uint64 {
+	pe := bs &^ *prevEsc
+	et := ((pe<<1 | oddBits) - pe) ^ oddBits
+	escaped := et ^ (bs | *prevEsc)
+	*prevEsc = (et & bs) >> 63
+	return escaped
+}
+
+// prefixXOR sets bit i to the parity of the bits 0..i of x: the bytes
+// between an opening quote (included) and its closing quote (excluded).
+func prefixXOR(x uint64) uint64 {
+	x ^= x << 1
+	x ^= x << 2
+	x ^= x << 4
+	x ^= x << 8
+	x ^= x << 16
+	x ^= x << 32
+	return x
 }
 
 // checkEscapes checks the escaped characters in bits (block at base) that
@@ -155,20 +178,16 @@ func zeroBytes(w uint64) uint64 { return ^(((w & hi7) + hi7) | w | hi7) }
 // movemask gathers the high bits of the bytes of m into 8 bits.
 func movemask(m uint64) uint64 { return ((m >> 7) * pack) >> 56 }
 
-// blockMasksGeneric is blockMasks in portable Go. It leaves the escape
-// letter mask empty: every escape is then checked one by one.
-func blockMasksGeneric(b []byte, out []uint64) {
-	for i, j := 0, 0; i+64 <= len(b); i, j = i+64, j+4 {
-		var q, bs, c uint64
-		for k := 0; k < 64; k += 8 {
-			w := binary.LittleEndian.Uint64(b[i+k:])
-			q |= movemask(zeroBytes(w^('"'*lsb))) << k
-			bs |= movemask(zeroBytes(w^('\\'*lsb))) << k
-			c |= movemask(zeroBytes(w&(0xe0*lsb))) << k
-		}
-		o := out[j : j+4 : j+4]
-		o[0], o[1], o[2], o[3] = q, bs, c, 0
+// masks64 returns the masks of the quotes, backslashes and control bytes
+// of a 64-byte block (bit i: byte i), in portable Go.
+func masks64(b *[64]byte) (q, bs, ctl uint64) {
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(b[k:])
+		q |= movemask(zeroBytes(w^('"'*lsb))) << k
+		bs |= movemask(zeroBytes(w^('\\'*lsb))) << k
+		ctl |= movemask(zeroBytes(w&(0xe0*lsb))) << k
 	}
+	return q, bs, ctl
 }
 
 // strEnd returns the index of the first unescaped quote at or after p, or
@@ -260,14 +279,26 @@ func (s *jsonScanner) number(p int) int {
 	return p
 }
 
+// The literals' first 4 bytes as little-endian words.
+const (
+	wordTrue = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
+	wordNull = 'n' | 'u'<<8 | 'l'<<16 | 'l'<<24
+	wordFals = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24
+)
+
 // literal returns the end of true, false or null at p, or -1.
 func (s *jsonScanner) literal(p int) int {
 	rest := s.b[p:]
-	switch {
-	case bytes.HasPrefix(rest, []byte("true")), bytes.HasPrefix(rest, []byte("null")):
+	if len(rest) < 4 {
+		return -1
+	}
+	switch binary.LittleEndian.Uint32(rest) {
+	case wordTrue, wordNull:
 		return p + 4
-	case bytes.HasPrefix(rest, []byte("false")):
-		return p + 5
+	case wordFals:
+		if len(rest) > 4 && rest[4] == 'e' {
+			return p + 5
+		}
 	}
 	return -1
 }
@@ -292,21 +323,28 @@ func (s *jsonScanner) skip(p, depth int) int {
 
 // container skips the object or array at p without recursion.
 func (s *jsonScanner) container(p, depth int) int {
+	e, stack := s.walk(p, depth, s.stack[:0])
+	s.stack = stack[:0] // keep what append grew
+	return e
+}
+
+// walk is container, with the stack of open containers (empty) passed
+// along rather than kept in s: it stays in registers. It returns the
+// stack for reuse.
+func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 	b := s.b
 	n := len(b)
-	stack := s.stack[:0]
-	defer func() { s.stack = stack[:0] }()
 	// Each iteration starts at a value: p is at its first byte.
 	for {
 		c := b[p]
 		if c == '{' || c == '[' {
 			if depth+len(stack)+1 > maxDepth {
-				return -1
+				return -1, stack
 			}
 			stack = append(stack, c)
 			p = s.ws(p + 1)
 			if p >= n {
-				return -1
+				return -1, stack
 			}
 			if c == '{' {
 				if b[p] == '}' {
@@ -315,7 +353,7 @@ func (s *jsonScanner) container(p, depth int) int {
 					goto after
 				}
 				if p = s.objKey(p); p < 0 {
-					return -1
+					return -1, stack
 				}
 				continue
 			}
@@ -335,27 +373,27 @@ func (s *jsonScanner) container(p, depth int) int {
 			p = s.number(p)
 		}
 		if p < 0 {
-			return -1
+			return -1, stack
 		}
 	after:
 		// A value ended; close containers or move to the next value.
 		for {
 			if len(stack) == 0 {
-				return p
+				return p, stack
 			}
 			p = s.ws(p)
 			if p >= n {
-				return -1
+				return -1, stack
 			}
 			top := stack[len(stack)-1]
 			if b[p] == ',' {
 				p = s.ws(p + 1)
 				if p >= n {
-					return -1
+					return -1, stack
 				}
 				if top == '{' {
 					if p = s.objKey(p); p < 0 {
-						return -1
+						return -1, stack
 					}
 				}
 				break
@@ -365,7 +403,7 @@ func (s *jsonScanner) container(p, depth int) int {
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			return -1
+			return -1, stack
 		}
 	}
 }
@@ -399,181 +437,115 @@ func (s *jsonScanner) raw(sp span) []byte { return s.b[sp.a:sp.b] }
 
 // plain reports whether raw string content decodes to itself: no escapes
 // and valid UTF-8.
-func plain(raw []byte) bool {
-	return bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)
-}
+func plain(raw []byte) bool { return jsonstr.Plain(raw) }
 
 // decodeString decodes raw JSON string content (valid: index checked it)
 // as encoding/json does.
-func decodeString(raw []byte) string {
-	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-		return string(raw)
-	}
-	return string(decodeAppend(nil, raw))
-}
+func decodeString(raw []byte) string { return jsonstr.Decode(raw) }
 
-// escByte is the byte a one-letter escape stands for ('u' excepted).
-var escByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// decodeAppend appends the decoded raw string content to dst, each invalid
-// UTF-8 byte becoming U+FFFD. Runs of plain ASCII are copied 8 bytes at a
-// time: each word is stored, then checked for a backslash or a non-ASCII
-// byte.
-func decodeAppend(dst, raw []byte) []byte {
-	w := len(dst)
-	if cap(dst)-w < len(raw)+8 {
-		nd := make([]byte, w, w+len(raw)+8+len(raw)/8)
-		copy(nd, dst)
-		dst = nd
-	}
-	out := dst[:cap(dst)]
-	i := 0
-	for i < len(raw) {
-		for i+8 <= len(raw) && w+8 <= len(out) {
-			x := binary.LittleEndian.Uint64(raw[i:])
-			binary.LittleEndian.PutUint64(out[w:], x)
-			if m := (zeroBytes(x^('\\'*lsb)) | x) & (0x80 * lsb); m != 0 {
-				k := bits.TrailingZeros64(m) >> 3
-				i, w = i+k, w+k
-				goto special
-			}
-			i, w = i+8, w+8
-		}
-		for i < len(raw) && raw[i] != '\\' && raw[i] < utf8.RuneSelf {
-			if w == len(out) {
-				out = grow(out, w, len(raw)-i)
-			}
-			out[w] = raw[i]
-			i, w = i+1, w+1
-		}
-		if i == len(raw) {
-			break
-		}
-	special:
-		if raw[i] == '\\' {
-			if c := raw[i+1]; c != 'u' {
-				if w >= len(out) {
-					out = grow(out, w, len(raw)-i)
-				}
-				out[w] = escByte[c]
-				i, w = i+2, w+1
-				continue
-			}
-			if len(out)-w < 8 {
-				out = grow(out, w, len(raw)-i)
-			}
-			r := getu4(raw[i:])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if dec := utf16.DecodeRune(r, getu4(raw[i:])); dec != unicode.ReplacementChar {
-					w += utf8.EncodeRune(out[w:], dec)
-					i += 6
-					continue
-				}
-				r = unicode.ReplacementChar
-			}
-			w += utf8.EncodeRune(out[w:], r)
-			continue
-		}
-		if len(out)-w < 8 {
-			out = grow(out, w, len(raw)-i)
-		}
-		// Common valid 2- and 3-byte sequences (é, →, ✓) inline; the rest
-		// through utf8.DecodeRune.
-		if c := raw[i]; i+2 < len(raw) && c >= 0xE1 && c <= 0xEF && c != 0xED &&
-			raw[i+1]&0xC0 == 0x80 && raw[i+2]&0xC0 == 0x80 {
-			out[w], out[w+1], out[w+2] = c, raw[i+1], raw[i+2]
-			i, w = i+3, w+3
-			continue
-		} else if i+1 < len(raw) && c >= 0xC2 && c <= 0xDF && raw[i+1]&0xC0 == 0x80 {
-			out[w], out[w+1] = c, raw[i+1]
-			i, w = i+2, w+2
-			continue
-		}
-		r, size := utf8.DecodeRune(raw[i:])
-		if r == utf8.RuneError && size == 1 {
-			w += copy(out[w:], "\uFFFD")
-		} else {
-			for k := 0; k < size; k++ {
-				out[w+k] = raw[i+k]
-			}
-			w += size
-		}
-		i += size
-	}
-	return out[:w]
-}
-
-// grow returns out with room for at least 8+more bytes after w.
-func grow(out []byte, w, more int) []byte {
-	n := make([]byte, max(2*len(out), w+more+16))
-	copy(n, out[:w])
-	return n
-}
-
-// getu4 decodes \uXXXX at the start of s, or returns -1.
-func getu4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c = c - '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
-}
+// decodeAppend appends the decoded raw string content to dst.
+func decodeAppend(dst, raw []byte) []byte { return jsonstr.Append(dst, raw) }
 
 // fieldSet matches object keys to a struct's fields as encoding/json does:
 // an exact name first, else equal under Unicode simple case folding.
 type fieldSet struct {
 	names  []string
 	folded []string
-	lens   uint64 // bit n: a name has n bytes
+	byLen  [][]fieldName // byLen[n]: the names of n bytes, in order
+}
+
+// fieldName is a name (field index i) as keyWords packs it: exact, and
+// with ASCII letters in upper case.
+type fieldName struct {
+	i        int
+	w0, w1   uint64
+	up0, up1 uint64
+	long     bool // more than 16 bytes: the words do not hold it all
 }
 
 func newFieldSet(names ...string) *fieldSet {
 	fs := &fieldSet{names: names}
-	for _, n := range names {
+	for i, n := range names {
 		fs.folded = append(fs.folded, string(foldName([]byte(n))))
-		fs.lens |= 1 << len(n)
+		for len(fs.byLen) <= len(n) {
+			fs.byLen = append(fs.byLen, nil)
+		}
+		w0, w1 := keyWords([]byte(n))
+		f := fieldName{i: i, w0: w0, w1: w1, up0: upperASCII(w0), up1: upperASCII(w1), long: len(n) > 16}
+		fs.byLen[len(n)] = append(fs.byLen[len(n)], f)
 	}
 	return fs
 }
 
 // match returns the 1-based index of the field the raw key names, or 0.
 func (fs *fieldSet) match(key []byte) int {
-	sameLen := len(key) < 64 && fs.lens&(1<<len(key)) != 0
-	if sameLen {
-		for i, n := range fs.names {
-			if string(key) == n {
-				return i + 1
-			}
+	var same []fieldName // the names as long as the key
+	var w0, w1 uint64
+	if len(key) < len(fs.byLen) {
+		same = fs.byLen[len(key)]
+		w0, w1 = keyWords(key)
+	}
+	for _, f := range same {
+		if f.w0 == w0 && f.w1 == w1 && (!f.long || string(key) == fs.names[f.i]) {
+			return f.i + 1
 		}
 	}
-	for _, c := range key {
-		if c >= utf8.RuneSelf || c == '\\' {
-			return fs.matchFolded(key)
-		}
+	if !asciiKey(key) {
+		return fs.matchFolded(key)
 	}
 	// ASCII: only a name of the same length can fold to the key.
-	if sameLen {
-		for i, n := range fs.names {
-			if len(n) == len(key) && asciiEqualFold(key, n) {
-				return i + 1
+	if len(same) > 0 {
+		w0, w1 = upperASCII(w0), upperASCII(w1)
+		for _, f := range same {
+			if f.up0 == w0 && f.up1 == w1 && (!f.long || asciiEqualFold(key, fs.names[f.i])) {
+				return f.i + 1
 			}
 		}
 	}
 	return 0
+}
+
+// keyWords packs the bytes of k into two words that, with len(k), tell
+// keys of up to 16 bytes apart: the first and the last 8 bytes (which
+// overlap below 16), the first and last 4, or the first, middle and last
+// byte.
+func keyWords(k []byte) (w0, w1 uint64) {
+	switch n := len(k); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(k), binary.LittleEndian.Uint64(k[n-8:])
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(k)) | uint64(binary.LittleEndian.Uint32(k[n-4:]))<<32, 0
+	case n > 0:
+		return uint64(k[0]) | uint64(k[n>>1])<<8 | uint64(k[n-1])<<16, 0
+	}
+	return 0, 0
+}
+
+// upperASCII turns the bytes 'a'..'z' of w to upper case.
+func upperASCII(w uint64) uint64 {
+	// High bit of each byte: the byte (below 0x80) is >= 'a', and not
+	// > 'z'.
+	ge := (w&hi7 + (0x80-'a')*lsb) &^ w
+	gt := (w&hi7 + (0x7f-'z')*lsb)
+	lower := ge &^ gt & (0x80 * lsb)
+	return w - lower>>2
+}
+
+// asciiKey reports whether a raw key has neither escapes nor non-ASCII
+// bytes, 8 bytes at a time.
+func asciiKey(key []byte) bool {
+	for ; len(key) >= 8; key = key[8:] {
+		w := binary.LittleEndian.Uint64(key)
+		if (zeroBytes(w^('\\'*lsb))|w)&(0x80*lsb) != 0 {
+			return false
+		}
+	}
+	for _, c := range key {
+		if c >= utf8.RuneSelf || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // matchFolded matches a key with escapes or non-ASCII bytes.

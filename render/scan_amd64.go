@@ -2,16 +2,33 @@
 
 package render
 
-// masksAVX2 writes, for each of blocks 64-byte blocks at p, four masks to
-// out (quotes, backslashes, control bytes, one-letter escape characters).
+// indexAVX2 scans the 64-byte blocks of the n bytes at p from block
+// st.blk on, storing each block's unescaped quotes to quotes[blk], as
+// indexBlock does. It stops after the last block (idxDone), at a control
+// byte inside a string (idxInvalid), or after a block with escaped
+// characters that are not one-letter escapes (idxEscapes): st then holds
+// the state after that block and, in st.odd, those characters for
+// checkEscapes. st.blk must be below (n+63)/64, and n above 0.
+//
+// The line's last, partial block is read with a 64-byte load that stays
+// within one memory page (from its start, or back from its end), and the
+// bits of the bytes outside the line are cleared.
 //
 //go:noescape
-func masksAVX2(p *byte, blocks int, out *uint64)
+func indexAVX2(p *byte, n int, quotes *uint64, st *indexState) int
+
+// Results of indexAVX2.
+const (
+	idxDone = iota
+	idxInvalid
+	idxEscapes
+)
 
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
-// hasAVX2 reports whether the CPU and the OS support AVX2.
+// hasAVX2 reports whether the CPU and the OS support indexAVX2: AVX2,
+// BMI1 (ANDN) and PCLMULQDQ.
 var hasAVX2 = detectAVX2()
 
 func detectAVX2() bool {
@@ -20,29 +37,41 @@ func detectAVX2() bool {
 		return false
 	}
 	_, _, ecx1, _ := cpuid(1, 0)
-	if ecx1&(1<<27) == 0 || ecx1&(1<<28) == 0 { // OSXSAVE, AVX
+	const pclmul, osxsave, avx = 1 << 1, 1 << 27, 1 << 28
+	if ecx1&(pclmul|osxsave|avx) != pclmul|osxsave|avx {
 		return false
 	}
 	if eax, _ := xgetbv(); eax&6 != 6 { // the OS saves XMM and YMM state
 		return false
 	}
 	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
+	const bmi1, avx2 = 1 << 3, 1 << 5
+	return ebx7&(bmi1|avx2) == bmi1|avx2
 }
 
-// blockMasks fills out (4 words per block) for the whole 64-byte blocks
-// of b, with AVX2 when the CPU has it.
-func blockMasks(b []byte, out []uint64) {
-	n := len(b) / 64
-	if n == 0 {
-		return
+// indexBlocks is index past its set-up (b is not empty), with the AVX2
+// kernel when the CPU has it.
+func (s *jsonScanner) indexBlocks(b []byte) bool {
+	if !useAVX2 {
+		return s.indexGeneric(b)
 	}
-	if useAVX2 {
-		_ = out[4*n-1]
-		masksAVX2(&b[0], n, &out[0])
-		return
+	var st indexState
+	for {
+		switch indexAVX2(&b[0], len(b), &s.quotes[0], &st) {
+		case idxDone:
+			return true
+		case idxInvalid:
+			return false
+		}
+		if !s.checkEscapes((st.blk-1)*64, st.odd) {
+			return false
+		}
+		if st.blk == len(s.quotes) {
+			// That was the last block: as at idxDone, an odd run of
+			// backslashes must not end the line.
+			return st.prevEsc == 0
+		}
 	}
-	blockMasksGeneric(b, out)
 }
 
 // useAVX2 selects the AVX2 kernel; tests switch it off to check the

@@ -5,28 +5,41 @@ import (
 	"testing"
 )
 
-func BenchmarkBlockMasks(b *testing.B) {
-	data := genTranscript(b, 4<<20)[:1<<20]
-	out := make([]uint64, 4*(len(data)/64))
-	b.Run("avx2", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			blockMasks(data, out)
+// BenchmarkIndex runs index, with the AVX2 kernel and the portable code,
+// on 1 MB of a synthetic transcript as one line ("block", the per-block
+// cost) and on the lines of one chunk ("lines", with per-line costs and
+// partial last blocks).
+func BenchmarkIndex(b *testing.B) {
+	data := genTranscript(b, 4<<20)
+	chunk := data[:bytes.LastIndexByte(data[:chunkSize], '\n')+1]
+	lines := bytes.Split(chunk[:len(chunk)-1], []byte("\n"))
+	data = data[:1<<20]
+	for _, avx2 := range []bool{true, false} {
+		name := "generic"
+		if avx2 {
+			if !hasAVX2Support() {
+				continue
+			}
+			name = "avx2"
 		}
-	})
-	b.Run("generic", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			blockMasksGeneric(data, out)
-		}
-	})
-	var s jsonScanner
-	b.Run("index", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			s.index(data)
-		}
-	})
+		withScanSettings(chunkSize, avx2, func() {
+			var s jsonScanner
+			b.Run(name+"/block", func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					s.index(data)
+				}
+			})
+			b.Run(name+"/lines", func(b *testing.B) {
+				b.SetBytes(int64(len(chunk)))
+				for b.Loop() {
+					for _, l := range lines {
+						s.index(l)
+					}
+				}
+			})
+		})
+	}
 }
 
 // BenchmarkScanChunk scans one chunk of a synthetic transcript, hot in

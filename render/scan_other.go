@@ -2,9 +2,8 @@
 
 package render
 
-// blockMasks fills out (4 words per block) for the whole 64-byte blocks
-// of b.
-func blockMasks(b []byte, out []uint64) { blockMasksGeneric(b, out) }
+// indexBlocks is index past its set-up (b is not empty).
+func (s *jsonScanner) indexBlocks(b []byte) bool { return s.indexGeneric(b) }
 
 var useAVX2 = false
 

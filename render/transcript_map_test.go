@@ -17,6 +17,7 @@ import (
 // bytes read from a stream, and nothing the reader keeps points into the
 // map once it is gone.
 func TestMappedReadMatchesStream(t *testing.T) {
+	skipUnlessMapped(t)
 	data := genTranscript(t, 3*mapMin)
 	// A line longer than a chunk, a blank line and a torn final line too.
 	long := `{"type":"user","uuid":"00000000-0000-4000-8000-00000000beef","message":{"role":"user","content":"` +
@@ -67,6 +68,7 @@ func TestMappedReadMatchesStream(t *testing.T) {
 // A mapped transcript cut shorter while it is read is an error, not a
 // crash: at its start (the first chunk) or half way (in the workers).
 func TestMappedFileTruncated(t *testing.T) {
+	skipUnlessMapped(t)
 	data := genTranscript(t, 2*mapMin)
 	for _, size := range []int64{4096, int64(len(data) / 2)} {
 		path := filepath.Join(t.TempDir(), "big.jsonl")
@@ -91,5 +93,12 @@ func TestMappedFileTruncated(t *testing.T) {
 		}
 		mr.close()
 		f.Close()
+	}
+}
+
+func skipUnlessMapped(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("transcripts are memory-mapped on Linux only")
 	}
 }
