@@ -39,6 +39,8 @@ const oddBits = 0xAAAAAAAAAAAAAAAA
 type jsonScanner struct {
 	b      []byte
 	quotes []uint64 // bit i of word w: b[64w+i] is an unescaped quote
+	esc    []uint64 // bit i of word w: b[64w+i] follows an escaping backslash
+	uesc   []int    // the offsets of the 'u' of each \uXXXX escape, in order
 	stack  []byte
 	// blockBuf is reused for the content blocks of one message, tmp for
 	// decoding strings.
@@ -66,10 +68,11 @@ var hexDigit = func() (t [256]bool) {
 func (s *jsonScanner) index(b []byte) bool {
 	s.b = b
 	nb := (len(b) + 63) >> 6
-	if cap(s.quotes) < nb {
+	if cap(s.quotes) < nb || cap(s.esc) < nb {
 		s.quotes = make([]uint64, nb, nb+nb/4)
+		s.esc = make([]uint64, nb, nb+nb/4)
 	}
-	s.quotes = s.quotes[:nb]
+	s.quotes, s.esc, s.uesc = s.quotes[:nb], s.esc[:nb], s.uesc[:0]
 	if nb == 0 {
 		return true
 	}
@@ -114,6 +117,7 @@ func (s *jsonScanner) indexBlock(i int, quote, bs, ctl uint64, st *indexState) b
 	escaped := escapedChars(bs, &st.prevEsc)
 	q := quote &^ escaped
 	s.quotes[i] = q
+	s.esc[i] = escaped
 	x := prefixXOR(q) ^ st.inStr // bytes inside strings
 	if ctl&x != 0 {
 		return false
@@ -146,7 +150,8 @@ func prefixXOR(x uint64) uint64 {
 }
 
 // checkEscapes checks the escaped characters in bits (block at base) that
-// the masks did not already show to be escape letters.
+// the masks did not already show to be escape letters, noting each \u
+// escape in s.uesc.
 func (s *jsonScanner) checkEscapes(base int, bits64 uint64) bool {
 	b := s.b
 	for ; bits64 != 0; bits64 &= bits64 - 1 {
@@ -159,6 +164,7 @@ func (s *jsonScanner) checkEscapes(base int, bits64 uint64) bool {
 			if p+4 >= len(b) || !hexDigit[b[p+1]] || !hexDigit[b[p+2]] || !hexDigit[b[p+3]] || !hexDigit[b[p+4]] {
 				return false
 			}
+			s.uesc = append(s.uesc, p)
 		case !escLetter[c]:
 			return false
 		}

@@ -3,8 +3,8 @@
 package render
 
 // indexAVX2 scans the 64-byte blocks of the n bytes at p from block
-// st.blk on, storing each block's unescaped quotes to quotes[blk], as
-// indexBlock does. It stops after the last block (idxDone), at a control
+// st.blk on, storing each block's unescaped quotes to quotes[blk] and its
+// escaped characters to esc[blk], as indexBlock does. It stops after the last block (idxDone), at a control
 // byte inside a string (idxInvalid), or after a block with escaped
 // characters that are not one-letter escapes (idxEscapes): st then holds
 // the state after that block and, in st.odd, those characters for
@@ -15,7 +15,7 @@ package render
 // bits of the bytes outside the line are cleared.
 //
 //go:noescape
-func indexAVX2(p *byte, n int, quotes *uint64, st *indexState) int
+func indexAVX2(p *byte, n int, quotes, esc *uint64, st *indexState) int
 
 // Results of indexAVX2.
 const (
@@ -57,7 +57,7 @@ func (s *jsonScanner) indexBlocks(b []byte) bool {
 	}
 	var st indexState
 	for {
-		switch indexAVX2(&b[0], len(b), &s.quotes[0], &st) {
+		switch indexAVX2(&b[0], len(b), &s.quotes[0], &s.esc[0], &st) {
 		case idxDone:
 			return true
 		case idxInvalid:

@@ -83,8 +83,8 @@ GLOBL idxConst<>(SB), RODATA|NOPTR, $24
 	ORQ       R14, R12
 
 // ESCAPES computes the block's escaped characters, as escapedChars does,
-// into R9, and the next prevEsc into R8; then the unescaped quotes into
-// AX, stored to (DI):
+// into R9, stored to (DI)(DX*1) (esc[blk]: DX is esc - quotes), and the
+// next prevEsc into R8; then the unescaped quotes into AX, stored to (DI):
 //   pe = bs &^ prevEsc; et = ((pe<<1 | odd) - pe) ^ odd;
 //   escaped = et ^ (bs | prevEsc); prevEsc = (et & bs) >> 63;
 //   q = quotes &^ escaped.
@@ -99,7 +99,8 @@ GLOBL idxConst<>(SB), RODATA|NOPTR, $24
 	ANDQ  BX, R8; \
 	SHRQ  $63, R8; \
 	ANDNQ AX, R9, AX; \
-	MOVQ  AX, (DI)
+	MOVQ  AX, (DI); \
+	MOVQ  R9, (DI)(DX*1)
 
 // INSTRING sets R10 to the bytes inside strings: the prefix XOR of the
 // quotes in AX (their carry-less product with all ones) ^ inStr.
@@ -115,12 +116,14 @@ GLOBL idxConst<>(SB), RODATA|NOPTR, $24
 	ANDNQ R9, R13, R14; \
 	MOVQ  R8, R9
 
-// func indexAVX2(p *byte, n int, quotes *uint64, st *indexState) int
-TEXT ·indexAVX2(SB), NOSPLIT, $0-40
+// func indexAVX2(p *byte, n int, quotes, esc *uint64, st *indexState) int
+TEXT ·indexAVX2(SB), NOSPLIT, $0-48
 	// Start at block st.blk with st's prevEsc and inStr.
 	MOVQ p+0(FP), SI
 	MOVQ quotes+16(FP), DI
-	MOVQ st+24(FP), R8
+	MOVQ esc+24(FP), DX
+	SUBQ DI, DX
+	MOVQ st+32(FP), R8
 	MOVQ indexState_blk(R8), AX
 	MOVQ indexState_prevEsc(R8), R9
 	MOVQ indexState_inStr(R8), R10
@@ -221,6 +224,8 @@ tailBack:
 	SHRQ    CX, R13
 
 tailCombine:
+	MOVQ    esc+24(FP), DX
+	SUBQ    quotes+16(FP), DX
 	ESCAPES
 	INSTRING
 	ANDQ    R10, R12
@@ -236,7 +241,7 @@ done:
 	TESTQ R9, R9
 	JNE   invalid
 	VZEROUPPER
-	MOVQ  $const_idxDone, ret+32(FP)
+	MOVQ  $const_idxDone, ret+40(FP)
 	RET
 
 	// A control byte inside a string (R12), or escapes to check (R14):
@@ -244,7 +249,7 @@ done:
 problem:
 	TESTQ R12, R12
 	JNE   invalid
-	MOVQ  st+24(FP), R8
+	MOVQ  st+32(FP), R8
 	MOVQ  DI, AX
 	SUBQ  quotes+16(FP), AX
 	SHRQ  $3, AX
@@ -253,12 +258,12 @@ problem:
 	MOVQ  R10, indexState_inStr(R8)
 	MOVQ  R14, indexState_odd(R8)
 	VZEROUPPER
-	MOVQ  $const_idxEscapes, ret+32(FP)
+	MOVQ  $const_idxEscapes, ret+40(FP)
 	RET
 
 invalid:
 	VZEROUPPER
-	MOVQ $const_idxInvalid, ret+32(FP)
+	MOVQ $const_idxInvalid, ret+40(FP)
 	RET
 
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)

@@ -3,8 +3,6 @@ package render
 import (
 	"sync/atomic"
 	"unsafe"
-
-	"bottle/render/jsonstr"
 )
 
 // speculator digests tool calls in a scanning worker, so that the digests
@@ -69,7 +67,7 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 		if isStr && sp.on {
 			// Measured here, in parallel; decoded only as far as the
 			// digest reads it.
-			res.textLen, res.measured = jsonstr.Len(body), true
+			res.textLen, res.measured = s.strLen(res.content.a+1, res.content.b-1), true
 		}
 		t, ok := sp.tools[res.id]
 		if !sp.on || !ok {
@@ -85,7 +83,7 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 			cwd = decodeString(r.cwd)
 		}
 		if isStr {
-			d, pend := digestRaw(t.name, t.input, body, res.isError, cwd)
+			d, pend := digestRaw(t.name, t.input, body, s.escapesIn(res.content.a+1, res.content.b-1), res.isError, cwd)
 			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, digest: d, pending: pend}
 			continue
 		}

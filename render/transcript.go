@@ -233,14 +233,14 @@ const maxKeptBuffer = 4 << 20
 
 // chunk is a run of whole lines and, once scanned, their records.
 type chunk struct {
-	buf   []byte // the read buffer (data is a prefix of it), if any
+	buf []byte // the read buffer (data is a prefix of it), if any
 	// start and end: the chunk's offsets in a mapped file
 	start, end int
-	data  []byte // whole lines; the last one lacks its newline only at EOF
-	eof   bool
-	lines int // lines scanned (Diagnostics.Lines)
-	over  int // oversized lines among them
-	recs  []lineRec
+	data       []byte // whole lines; the last one lacks its newline only at EOF
+	eof        bool
+	lines      int // lines scanned (Diagnostics.Lines)
+	over       int // oversized lines among them
+	recs       []lineRec
 	// scanned is set once the records are ready to apply.
 	scanned atomic.Bool
 	pc      panics.Catcher
@@ -826,7 +826,7 @@ type toolResult struct {
 	// the worker (measured) when the apply can digest it undecoded.
 	textLen  int
 	measured bool
-	spec    specDigest // the digest worked out by the scanning worker
+	spec     specDigest // the digest worked out by the scanning worker
 }
 
 func (p *parser) result(r *toolResult) {
@@ -853,7 +853,7 @@ func (p *parser) result(r *toolResult) {
 		// the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, body, r.isError, p.t.Cwd)
+		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, body, nil, r.isError, p.t.Cwd)
 		return
 	}
 	if !r.decoded {

@@ -20,7 +20,7 @@ type chunkSource interface {
 	skipped() (lines, over int)
 }
 
-func (lr *lineReader) release(*chunk)               {}
+func (lr *lineReader) release(*chunk)             {}
 func (lr *lineReader) skipped() (lines, over int) { return lr.lines, lr.over }
 
 // mapMin is the smallest transcript read through a memory map: below it a

@@ -40,7 +40,11 @@ func (c *Call) countNumberedResult() int {
 	}
 	raw := c.ResultRaw
 	n, start := 0, 0
-	for i := range jsonstr.Escapes(raw) {
+	escapes := c.ResultEscapes
+	if escapes == nil {
+		escapes = jsonstr.Escapes(raw)
+	}
+	for i := range escapes {
 		// A decoded newline is "\n" or "\u000a".
 		end := i + 2
 		if raw[i+1] == 'u' {

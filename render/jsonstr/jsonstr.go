@@ -314,6 +314,9 @@ func grow(out []byte, w, more int) []byte {
 	return n
 }
 
+// Unit returns the UTF-16 code unit of the \uXXXX escape opening s, or -1.
+func Unit(s []byte) rune { return getu4(s) }
+
 // getu4 decodes \uXXXX at the start of s, or returns -1.
 func getu4(s []byte) rune {
 	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {

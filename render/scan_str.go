@@ -1,0 +1,87 @@
+package render
+
+import (
+	"iter"
+	"math/bits"
+	"sort"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"bottle/render/jsonstr"
+)
+
+// String bodies measured from the index: the escape bitmap of the line just
+// indexed tells where every escape is, so a body's decoded length is its
+// raw length less one byte per escape (a popcount), corrected for the rare
+// \uXXXX escapes — no pass over the bytes but the UTF-8 check.
+
+// strLen is jsonstr.Len of the string body s.b[a:e] of the line just
+// indexed.
+func (s *jsonScanner) strLen(a, e int) int {
+	b := s.b
+	if !utf8.Valid(b[a:e]) {
+		return jsonstr.Len(b[a:e])
+	}
+	n := e - a - s.escCount(a, e) // every escape: two bytes for one
+	// A \uXXXX escape is six bytes (a surrogate pair twelve) for a rune.
+	for i := sort.SearchInts(s.uesc, a); i < len(s.uesc) && s.uesc[i] < e; i++ {
+		p := s.uesc[i] // b[p-1:p+5] is the escape
+		r := jsonstr.Unit(b[p-1:])
+		if utf16.IsSurrogate(r) {
+			if i+1 < len(s.uesc) && s.uesc[i+1] == p+6 && p+6 < e {
+				if dec := utf16.DecodeRune(r, jsonstr.Unit(b[p+5:])); dec != unicode.ReplacementChar {
+					n -= 12 - utf8.RuneLen(dec) - 2
+					i++
+					continue
+				}
+			}
+			r = unicode.ReplacementChar
+		}
+		n -= 6 - utf8.RuneLen(r) - 1
+	}
+	return n
+}
+
+// escCount counts the escaped characters in s.b[a:e].
+func (s *jsonScanner) escCount(a, e int) int {
+	if a >= e {
+		return 0
+	}
+	wa, wb := a>>6, (e-1)>>6
+	lo := ^uint64(0) << (a & 63)
+	hi := ^uint64(0) >> (63 - (e-1)&63)
+	if wa == wb {
+		return bits.OnesCount64(s.esc[wa] & lo & hi)
+	}
+	n := bits.OnesCount64(s.esc[wa]&lo) + bits.OnesCount64(s.esc[wb]&hi)
+	for _, w := range s.esc[wa+1 : wb] {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// escapesIn yields what jsonstr.Escapes(s.b[a:e]) yields, from the bitmap:
+// the offset in the body of each escape's backslash.
+func (s *jsonScanner) escapesIn(a, e int) iter.Seq[int] {
+	esc := s.esc
+	return func(yield func(int) bool) {
+		if a >= e {
+			return
+		}
+		for w := a >> 6; w <= (e-1)>>6; w++ {
+			m := esc[w]
+			if w == a>>6 {
+				m &= ^uint64(0) << (a & 63)
+			}
+			if w == (e-1)>>6 {
+				m &= ^uint64(0) >> (63 - (e-1)&63)
+			}
+			for ; m != 0; m &= m - 1 {
+				if !yield(w<<6 + bits.TrailingZeros64(m) - 1 - a) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package render
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"bottle/render/jsonstr"
+)
+
+// checkStrLen indexes a line holding body as a string at every offset
+// around a block boundary, with both index paths, and compares strLen and
+// escapesIn with jsonstr, which decodes byte by byte.
+func checkStrLen(t *testing.T, body string) {
+	t.Helper()
+	for _, avx := range []bool{false, true} {
+		withScanSettings(chunkSize, avx, func() { checkStrLenAt(t, body, avx) })
+	}
+}
+
+func checkStrLenAt(t *testing.T, body string, avx bool) {
+	t.Helper()
+	{
+		for pad := 0; pad < 70; pad += 7 {
+			line := `{"k":"` + strings.Repeat("x", pad) + `","s":"` + body + `"}`
+			var s jsonScanner
+			if !s.index([]byte(line)) {
+				if json.Valid([]byte(line)) {
+					t.Fatalf("index rejects the valid line %q", line)
+				}
+				return
+			}
+			a := len(`{"k":"`) + pad + len(`","s":"`)
+			e := a + len(body)
+			raw := []byte(body)
+			if got, want := s.strLen(a, e), jsonstr.Len(raw); got != want {
+				t.Fatalf("strLen(%q) = %d, want %d (avx2 %v)", body, got, want, avx)
+			}
+			got := slices.Collect(s.escapesIn(a, e))
+			want := slices.Collect(jsonstr.Escapes(raw))
+			if !slices.Equal(got, want) {
+				t.Fatalf("escapesIn(%q) = %v, want %v (avx2 %v)", body, got, want, avx)
+			}
+		}
+	}
+}
+
+var strLenSeeds = []string{
+	``, `a`, `\n`, `\\`, `\\\\n`, `\"`, `\u00e9`, `\ud83d\ude00`, `\ud83d`, `\ude00`, `\ud83d\u0041`,
+	`\ud83d\ud83d\ude00`, "caf\xc3\xa9 \xe2\x86\x92", "bad \xff", `\u000a\u000A`, `x\\u0041`,
+	strings.Repeat(`ab\"cd\\ef\n`, 30), strings.Repeat("é→", 40) + `\t`, strings.Repeat(`\\`, 33) + `n`,
+}
+
+func TestStrLen(t *testing.T) {
+	for _, b := range strLenSeeds {
+		checkStrLen(t, b)
+	}
+}
+
+func FuzzStrLen(f *testing.F) {
+	for _, b := range strLenSeeds {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if !jsonstr.Check([]byte(body)) {
+			return
+		}
+		checkStrLen(t, body)
+	})
+}
