@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/json"
-	"iter"
 
 	"bottle/render/digest"
 )
@@ -19,8 +18,8 @@ func defaultDigester(name string, input json.RawMessage, result string, hasResul
 // digestRaw is defaultDigester for a result whose content is a JSON string,
 // handed on undecoded: body is the valid body of that string. The digest
 // decodes only what it reads (most tools read the first lines).
-// escapes, if not nil, yields the body's escapes (jsonstr.Escapes).
-func digestRaw(name string, input json.RawMessage, body []byte, escapes iter.Seq[int], isError bool, cwd string) (string, string) {
-	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: body, ResultEscapes: escapes, IsError: isError}
+// noU tells that the body holds no \uXXXX escape.
+func digestRaw(name string, input json.RawMessage, body []byte, noU, isError bool, cwd string) (string, string) {
+	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: body, ResultNoUnicodeEscapes: noU, IsError: isError}
 	return digest.Both(c, cwd)
 }

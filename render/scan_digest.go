@@ -83,7 +83,7 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 			cwd = decodeString(r.cwd)
 		}
 		if isStr {
-			d, pend := digestRaw(t.name, t.input, body, s.escapesIn(res.content.a+1, res.content.b-1), res.isError, cwd)
+			d, pend := digestRaw(t.name, t.input, body, !s.hasUnicodeEscape(res.content.a+1, res.content.b-1), res.isError, cwd)
 			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, digest: d, pending: pend}
 			continue
 		}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"iter"
 	"math/bits"
 	"sort"
 	"unicode"
@@ -61,27 +60,8 @@ func (s *jsonScanner) escCount(a, e int) int {
 	return n
 }
 
-// escapesIn yields what jsonstr.Escapes(s.b[a:e]) yields, from the bitmap:
-// the offset in the body of each escape's backslash.
-func (s *jsonScanner) escapesIn(a, e int) iter.Seq[int] {
-	esc := s.esc
-	return func(yield func(int) bool) {
-		if a >= e {
-			return
-		}
-		for w := a >> 6; w <= (e-1)>>6; w++ {
-			m := esc[w]
-			if w == a>>6 {
-				m &= ^uint64(0) << (a & 63)
-			}
-			if w == (e-1)>>6 {
-				m &= ^uint64(0) >> (63 - (e-1)&63)
-			}
-			for ; m != 0; m &= m - 1 {
-				if !yield(w<<6 + bits.TrailingZeros64(m) - 1 - a) {
-					return
-				}
-			}
-		}
-	}
+// hasUnicodeEscape reports whether s.b[a:e] holds a \uXXXX escape.
+func (s *jsonScanner) hasUnicodeEscape(a, e int) bool {
+	i := sort.SearchInts(s.uesc, a)
+	return i < len(s.uesc) && s.uesc[i] < e
 }

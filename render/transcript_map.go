@@ -27,6 +27,13 @@ func (lr *lineReader) skipped() (lines, over int) { return lr.lines, lr.over }
 // few reads cost less than setting the map up.
 const mapMin = 4 << 20
 
+// mapChunk is the size of a chunk of a mapped file; pageSize, the page
+// size the offsets are rounded to (a multiple of it would do as well).
+const (
+	mapChunk = 1 << 20
+	pageSize = 4096
+)
+
 // errChanged reports a transcript cut shorter while it was being read.
 var errChanged = errors.New("the file shrank while it was read")
 
@@ -73,7 +80,7 @@ func (mr *mapReader) next(c *chunk) (bool, error) {
 	if mr.off >= len(mr.m) {
 		return false, nil
 	}
-	end := min(mr.off+chunkSize, len(mr.m))
+	end := min(mr.off+mapChunk, len(mr.m))
 	if end < len(mr.m) {
 		if i := bytes.LastIndexByte(mr.m[mr.off:end], '\n'); i >= 0 {
 			end = mr.off + i + 1
@@ -83,6 +90,9 @@ func (mr *mapReader) next(c *chunk) (bool, error) {
 			end = len(mr.m)
 		}
 	}
+	// Map the chunk's pages in one call rather than a fault or so per
+	// 16 pages as the scan touches them.
+	populate(mr.m[mr.off&^(pageSize-1) : end])
 	c.data, c.eof = mr.m[mr.off:end], end == len(mr.m)
 	c.start, c.end = mr.off, end
 	mr.off = end
@@ -92,8 +102,7 @@ func (mr *mapReader) next(c *chunk) (bool, error) {
 // release drops the pages wholly before the end of c (chunks are applied
 // in file order, and the next chunk starts at c.end).
 func (mr *mapReader) release(c *chunk) {
-	const page = 4096
-	if to := c.end &^ (page - 1); to-mr.released >= 1<<20 || c.eof {
+	if to := c.end &^ (pageSize - 1); to-mr.released >= 4<<20 || c.eof {
 		if c.eof {
 			to = len(mr.m)
 		}

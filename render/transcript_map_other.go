@@ -10,3 +10,4 @@ import (
 func mapFile(*os.File, int) ([]byte, error) { return nil, errors.ErrUnsupported }
 func unmapFile([]byte)                      {}
 func dropPages([]byte)                      {}
+func populate([]byte)                       {}

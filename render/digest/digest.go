@@ -19,7 +19,6 @@ package digest
 
 import (
 	"encoding/json"
-	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -61,10 +60,10 @@ type Call struct {
 	// tool_result's string content still JSON-escaped, the valid body of a
 	// JSON string between its quotes. Digests decode only what they read.
 	ResultRaw []byte
-	// ResultEscapes, when set with ResultRaw, yields what
-	// jsonstr.Escapes(ResultRaw) yields, from a caller that knows it
-	// without reading the bytes again (the transcript scanner does).
-	ResultEscapes iter.Seq[int]
+	// ResultNoUnicodeEscapes promises that ResultRaw holds no \uXXXX
+	// escape (the transcript scanner knows): every newline in it is a
+	// "\n", which can be searched for directly.
+	ResultNoUnicodeEscapes bool
 	// The decoded ResultRaw, once needed: whole (in Result) or its start.
 	decoded bool
 	head    *string // the decoded start

@@ -1,6 +1,8 @@
 package digest
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 
 	"bottle/render/jsonstr"
@@ -39,12 +41,12 @@ func (c *Call) countNumberedResult() int {
 		return countNumbered(c.Result)
 	}
 	raw := c.ResultRaw
-	n, start := 0, 0
-	escapes := c.ResultEscapes
-	if escapes == nil {
-		escapes = jsonstr.Escapes(raw)
+	if c.ResultNoUnicodeEscapes {
+		// Every decoded newline is a "\n": find them directly.
+		return countNumberedLines(raw)
 	}
-	for i := range escapes {
+	n, start := 0, 0
+	for i := range jsonstr.Escapes(raw) {
 		// A decoded newline is "\n" or "\u000a".
 		end := i + 2
 		if raw[i+1] == 'u' {
@@ -64,6 +66,57 @@ func (c *Call) countNumberedResult() int {
 		n++
 	}
 	return n
+}
+
+// countNumberedLines is countNumberedResult for a body without \u
+// escapes, whose newlines are all spelled "\n". It looks for a backslash
+// followed by an n 8 bytes at a time.
+func countNumberedLines(raw []byte) int {
+	const lsb, hi = 0x0101010101010101, 0x8080808080808080
+	// zero has the high bit set in the zero bytes of w.
+	zero := func(w uint64) uint64 { return ^(((w &^ hi) + ^uint64(hi)) | w) & hi }
+	n, start := 0, 0
+	line := func(k int) { // a "\n" at k, escaping or not
+		if escaping(raw, k) {
+			if numberedRaw(raw[start:k]) {
+				n++
+			}
+			start = k + 2
+		}
+	}
+	w := 0
+	var carry uint64 // the previous word ended with a backslash
+	for ; w+8 <= len(raw); w += 8 {
+		x := binary.LittleEndian.Uint64(raw[w:])
+		bs := zero(x ^ '\\'*lsb)
+		nn := zero(x ^ 'n'*lsb)
+		if carry != 0 && nn&0x80 != 0 {
+			line(w - 1)
+		}
+		carry = bs >> 63
+		for m := bs << 8 & nn; m != 0; m &= m - 1 {
+			line(w + bits.TrailingZeros64(m)>>3 - 1)
+		}
+	}
+	for k := max(w-1, 0); k+1 < len(raw); k++ {
+		if raw[k] == '\\' && raw[k+1] == 'n' && k+1 >= w {
+			line(k)
+		}
+	}
+	if start < len(raw) && numberedRaw(raw[start:]) {
+		n++
+	}
+	return n
+}
+
+// escaping reports whether the backslash at raw[k] opens an escape: an
+// even run of backslashes stands before it.
+func escaping(raw []byte, k int) bool {
+	run := 0
+	for k-run > 0 && raw[k-run-1] == '\\' {
+		run++
+	}
+	return run%2 == 0
 }
 
 // numberedRaw is countNumbered's test of one line ("     12→…" or "12\t…")

@@ -88,7 +88,23 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 		if got, want := Line(lazy, cwd), Line(eager, cwd); got != want {
 			t.Fatalf("%s %s: Line = %q, want %q", c.Name, name, got, want)
 		}
+		// With the scanner's promise of no \u escape, where it holds.
+		if !hasUnicodeEscape(raw) {
+			lazy.ResultNoUnicodeEscapes = true
+			if gl, gp := Both(lazy, cwd); gl != wl || gp != wp {
+				t.Fatalf("%s %s, no \\u: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, gl, gp, wl, wp)
+			}
+		}
 	}
+}
+
+func hasUnicodeEscape(raw []byte) bool {
+	for i := range jsonstr.Escapes(raw) {
+		if raw[i+1] == 'u' {
+			return true
+		}
+	}
+	return false
 }
 
 func TestResultRawFixtures(t *testing.T) {
