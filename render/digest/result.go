@@ -28,7 +28,7 @@ func (c *Call) resultPrefix(n int) string {
 	if c.head == nil || len(*c.head) <= n && !c.headAll {
 		// One byte more than the prefix: prefix looks at s[n].
 		want := max(n, 512) + 1
-		h := string(jsonstr.AppendPrefix(nil, c.ResultRaw, want))
+		h := jsonstr.DecodePrefix(c.ResultRaw, want)
 		c.head, c.headAll = &h, len(h) < want
 	}
 	return prefix(*c.head, n)
@@ -72,35 +72,32 @@ func (c *Call) countNumberedResult() int {
 // escapes, whose newlines are all spelled "\n". It looks for a backslash
 // followed by an n 8 bytes at a time.
 func countNumberedLines(raw []byte) int {
-	const lsb, hi = 0x0101010101010101, 0x8080808080808080
-	// zero has the high bit set in the zero bytes of w.
-	zero := func(w uint64) uint64 { return ^(((w &^ hi) + ^uint64(hi)) | w) & hi }
 	n, start := 0, 0
-	line := func(k int) { // a "\n" at k, escaping or not
-		if escaping(raw, k) {
+	w := 0
+	var carry uint64 // bit 7: the previous word ended with a backslash
+	for ; w+8 <= len(raw); w += 8 {
+		x := binary.LittleEndian.Uint64(raw[w:])
+		bs := zeroBytes(x ^ '\\'*lsb)
+		// High bit of byte j: an n after a backslash (byte j-1, or the
+		// previous word's last byte for j = 0).
+		m := (bs<<8 | carry) & zeroBytes(x^'n'*lsb)
+		carry = bs >> 63 << 7
+		for ; m != 0; m &= m - 1 {
+			k := w + bits.TrailingZeros64(m)>>3 - 1 // the backslash
+			if escaping(raw, k) {
+				if numberedRaw(raw[start:k]) {
+					n++
+				}
+				start = k + 2
+			}
+		}
+	}
+	for k := max(w-1, 0); k+1 < len(raw); k++ {
+		if k+1 >= w && raw[k] == '\\' && raw[k+1] == 'n' && escaping(raw, k) {
 			if numberedRaw(raw[start:k]) {
 				n++
 			}
 			start = k + 2
-		}
-	}
-	w := 0
-	var carry uint64 // the previous word ended with a backslash
-	for ; w+8 <= len(raw); w += 8 {
-		x := binary.LittleEndian.Uint64(raw[w:])
-		bs := zero(x ^ '\\'*lsb)
-		nn := zero(x ^ 'n'*lsb)
-		if carry != 0 && nn&0x80 != 0 {
-			line(w - 1)
-		}
-		carry = bs >> 63
-		for m := bs << 8 & nn; m != 0; m &= m - 1 {
-			line(w + bits.TrailingZeros64(m)>>3 - 1)
-		}
-	}
-	for k := max(w-1, 0); k+1 < len(raw); k++ {
-		if raw[k] == '\\' && raw[k+1] == 'n' && k+1 >= w {
-			line(k)
 		}
 	}
 	if start < len(raw) && numberedRaw(raw[start:]) {
@@ -108,6 +105,14 @@ func countNumberedLines(raw []byte) int {
 	}
 	return n
 }
+
+const (
+	lsb = 0x0101010101010101
+	hi7 = 0x7f7f7f7f7f7f7f7f
+)
+
+// zeroBytes has the high bit set in exactly the zero bytes of w.
+func zeroBytes(w uint64) uint64 { return ^(((w & hi7) + hi7) | w | hi7) }
 
 // escaping reports whether the backslash at raw[k] opens an escape: an
 // even run of backslashes stands before it.

@@ -17,6 +17,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Plain reports whether raw decodes to itself: no escapes, valid UTF-8.
@@ -56,7 +57,8 @@ func Decode(raw []byte) string {
 	if Plain(raw) {
 		return string(raw)
 	}
-	return string(Append(nil, raw))
+	b := Append(nil, raw)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is ours alone
 }
 
 // Append appends the decoded string to dst.
@@ -67,6 +69,12 @@ func Append(dst, raw []byte) []byte { return appendUpTo(dst, raw, math.MaxInt) }
 // Append would append; no rune is cut.
 func AppendPrefix(dst, raw []byte, n int) []byte {
 	return appendUpTo(dst, raw, len(dst)+n)
+}
+
+// DecodePrefix returns AppendPrefix(nil, raw, n) as a string.
+func DecodePrefix(raw []byte, n int) string {
+	b := AppendPrefix(nil, raw, n)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is ours alone
 }
 
 // Len returns the length in bytes of the decoded string without building
@@ -218,7 +226,11 @@ var escByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n
 // non-ASCII byte.
 func appendUpTo(dst, raw []byte, stop int) []byte {
 	w := len(dst)
-	if want := min(len(raw), stop-w+16) + 8; cap(dst)-w < want {
+	want := len(raw) + 8
+	if stop-w < len(raw) {
+		want = stop - w + 24 // stop is near: room for its rune and a word
+	}
+	if cap(dst)-w < want {
 		nd := make([]byte, w, w+want+want/8)
 		copy(nd, dst)
 		dst = nd

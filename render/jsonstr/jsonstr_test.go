@@ -85,6 +85,9 @@ func check(t *testing.T, raw []byte) {
 		if !ok || !strings.HasPrefix(want, p) {
 			t.Fatalf("AppendPrefix(%q, %d) = %q: not a prefix of %q", raw, n, got, want)
 		}
+		if dp := DecodePrefix(raw, n); dp != p {
+			t.Fatalf("DecodePrefix(%q, %d) = %q, want %q", raw, n, dp, p)
+		}
 		if len(p) < n && len(p) != len(want) {
 			t.Fatalf("AppendPrefix(%q, %d) = %q: too short", raw, n, p)
 		}
