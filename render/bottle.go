@@ -1,7 +1,8 @@
 package render
 
 import (
-	"fmt"
+	"bytes"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -132,7 +133,7 @@ func fromTranscript(t *Transcript) *Bottle {
 			if d == "" {
 				d = tc.Name
 			}
-			add(Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", e.Tool+1), Text: d, Time: e.Time})
+			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Time: e.Time})
 		case EvAssistant:
 			if len(cur.Reply) == 0 {
 				cur.ReplyTime = e.Time
@@ -184,9 +185,54 @@ func itemLine(it Item, tf *timeFmt) string {
 		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
 	default:
 		s := "- ↳ " + oneLine(it.Text, max)
-		if strings.HasPrefix(it.Text, "───") {
+		if itemPrintsTime(&it) {
 			s += " " + tf.format(it.Time)
 		}
 		return s
 	}
+}
+
+// writeItem writes itemLine(it, tf) and a newline, without building the
+// line first.
+func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
+	const max = 200
+	switch it.Kind {
+	case ItemTool:
+		w.WriteString("- [#")
+		w.WriteString(it.ID)
+		w.WriteString("] ")
+		if it.short {
+			w.WriteString(shortDigest(it.Text))
+		} else {
+			w.WriteString(oneLine(it.Text, max))
+		}
+	case ItemPending:
+		w.WriteString("- ⏳ [#")
+		w.WriteString(it.ID)
+		w.WriteString("] ")
+		w.WriteString(oneLine(it.Text, max))
+	case ItemObservation:
+		w.WriteString("- [#")
+		w.WriteString(it.ID)
+		w.WriteString("] ")
+		w.WriteString(oneLine(it.Text, max))
+	default:
+		w.WriteString("- ↳ ")
+		w.WriteString(oneLine(it.Text, max))
+		if itemPrintsTime(it) {
+			w.WriteByte(' ')
+			w.WriteString(tf.format(it.Time))
+		}
+	}
+	w.WriteByte('\n')
+}
+
+// itemPrintsTime reports whether itemLine prints the item's time (passes it
+// to timeFmt.format): only compaction notes ("─── …") do.
+func itemPrintsTime(it *Item) bool {
+	switch it.Kind {
+	case ItemTool, ItemPending, ItemObservation:
+		return false
+	}
+	return strings.HasPrefix(it.Text, "───")
 }

@@ -159,8 +159,8 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 			w.WriteString(l + "\n")
 		}
 	} else {
-		for _, it := range t.Happened {
-			w.WriteString(itemLine(it, tf) + "\n")
+		for i := range t.Happened {
+			writeItem(w, &t.Happened[i], tf)
 		}
 	}
 	if mode == ModeReconstructed {

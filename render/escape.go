@@ -48,6 +48,9 @@ var structuralFirst = func() (t [256]bool) {
 func Escape(s string) string {
 	var b strings.Builder
 	last := 0
+	// nl and cr are the next "\n" and "\r" at or after i (-1: none left),
+	// each looked up again only once passed.
+	nl, cr := strings.IndexByte(s, '\n'), strings.IndexByte(s, '\r')
 	for i := 0; i <= len(s); {
 		// i is the start of a line.
 		j := i
@@ -67,11 +70,24 @@ func Escape(s string) string {
 				last = j
 			}
 		}
-		k := strings.IndexAny(s[i:], "\r\n")
+		if nl >= 0 && nl < i {
+			if nl = strings.IndexByte(s[i:], '\n'); nl >= 0 {
+				nl += i
+			}
+		}
+		if cr >= 0 && cr < i {
+			if cr = strings.IndexByte(s[i:], '\r'); cr >= 0 {
+				cr += i
+			}
+		}
+		k := nl
+		if cr >= 0 && (k < 0 || cr < k) {
+			k = cr
+		}
 		if k < 0 {
 			break
 		}
-		i += k + 1
+		i = k + 1
 	}
 	if last == 0 && b.Len() == 0 {
 		return s

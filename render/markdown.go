@@ -8,47 +8,62 @@ import (
 
 // markdown writes a bottle. loc is the zone of the times shown.
 func markdown(b *Bottle, loc *time.Location) []byte {
+	if md, ok := markdownPar(b, loc); ok {
+		return md
+	}
+	return markdownSerial(b, loc)
+}
+
+// markdownSerial is markdown on one goroutine.
+func markdownSerial(b *Bottle, loc *time.Location) []byte {
 	var w bytes.Buffer
 	w.Grow(b.sizeHint())
-	tf := newTimeFmt(b, loc)
 	writeHeader(&w, b, loc)
-	for i := 0; i < len(b.Turns); i++ {
-		if b.Turns[i].fold == foldGroup {
+	writeTurns(&w, b.Turns, b.Mode, newTimeFmt(b, loc))
+	return w.Bytes()
+}
+
+// writeTurns writes a run of turns, a run of grouped turns as one line. A
+// run of grouped turns must not continue past the end of turns.
+func writeTurns(w *bytes.Buffer, turns []Turn, mode Mode, tf *timeFmt) {
+	for i := 0; i < len(turns); i++ {
+		if turns[i].fold == foldGroup {
 			j := i
-			for j+1 < len(b.Turns) && b.Turns[j+1].fold == foldGroup {
+			for j+1 < len(turns) && turns[j+1].fold == foldGroup {
 				j++
 			}
-			writeGroup(&w, b.Turns[i:j+1], b.Mode, tf)
+			writeGroup(w, turns[i:j+1], mode, tf)
 			i = j
 			continue
 		}
-		writeTurn(&w, &b.Turns[i], b.Mode, tf)
+		writeTurn(w, &turns[i], mode, tf)
 	}
-	return w.Bytes()
 }
 
 // sizeHint is about the size of the bottle's markdown, a little more when
 // nothing is folded, so that the buffer is allocated once.
 func (b *Bottle) sizeHint() int {
-	n := 4096 + len(b.Notes)*128
-	turn := func(t *Turn) {
-		n += 160 + len(t.Prompt)
-		for _, s := range t.MidTurn {
-			n += 48 + len(s.Text)
-		}
-		for _, it := range t.Happened {
-			n += 24 + min(len(it.Text), 400)
-		}
-		for _, r := range t.Reply {
-			n += 2 + len(r)
-		}
-		n += len(t.Summaries) * 1024
-	}
-	turn(&b.Preamble)
+	n := 4096 + len(b.Notes)*128 + turnHint(&b.Preamble)
 	for i := range b.Turns {
-		turn(&b.Turns[i])
+		n += turnHint(&b.Turns[i])
 	}
 	return n + n/16
+}
+
+// turnHint is about the size of a turn's markdown.
+func turnHint(t *Turn) int {
+	n := 160 + len(t.Prompt)
+	for _, s := range t.MidTurn {
+		n += 48 + len(s.Text)
+	}
+	for _, it := range t.Happened {
+		n += 24 + min(len(it.Text), 400)
+	}
+	for _, r := range t.Reply {
+		n += 2 + len(r)
+	}
+	n += len(t.Summaries) * 1024
+	return n
 }
 
 func newTimeFmt(b *Bottle, loc *time.Location) *timeFmt {
@@ -123,8 +138,8 @@ func writeHappened(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 		return
 	}
 	w.WriteString("\n*What happened:*\n")
-	for _, it := range t.Happened {
-		w.WriteString(itemLine(it, tf) + "\n")
+	for i := range t.Happened {
+		writeItem(w, &t.Happened[i], tf)
 	}
 }
 

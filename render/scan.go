@@ -197,16 +197,19 @@ func masks64(b *[64]byte) (q, bs, ctl uint64) {
 }
 
 // strEnd returns the index of the first unescaped quote at or after p, or
-// -1.
+// -1. The quote in p's own word is found inline; strEndFar looks further.
 func (s *jsonScanner) strEnd(p int) int {
-	w := p >> 6
-	if w >= len(s.quotes) {
-		return -1
+	if w := p >> 6; w < len(s.quotes) {
+		if m := s.quotes[w] >> (uint(p) & 63); m != 0 {
+			return p + bits.TrailingZeros64(m)
+		}
 	}
-	if m := s.quotes[w] >> (uint(p) & 63); m != 0 {
-		return p + bits.TrailingZeros64(m)
-	}
-	for w++; w < len(s.quotes); w++ {
+	return s.strEndFar(p)
+}
+
+// strEndFar is strEnd past p's word.
+func (s *jsonScanner) strEndFar(p int) int {
+	for w := p>>6 + 1; w < len(s.quotes); w++ {
 		if m := s.quotes[w]; m != 0 {
 			return w<<6 + bits.TrailingZeros64(m)
 		}
@@ -239,6 +242,16 @@ func (s *jsonScanner) str(p int) int {
 		return -1
 	}
 	return e + 1
+}
+
+// strFar is str for a string that ends past the word it starts in: p is
+// the string's first content byte. The hot loops look in the first word
+// themselves (str is too big to inline) and call strFar past it.
+func (s *jsonScanner) strFar(p int) int {
+	if e := s.strEndFar(p); e >= 0 {
+		return e + 1
+	}
+	return -1
 }
 
 // number returns the end of the number at p, or -1.
@@ -340,6 +353,7 @@ func (s *jsonScanner) container(p, depth int) int {
 func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 	b := s.b
 	n := len(b)
+	quotes := s.quotes
 	// Each iteration starts at a value: p is at its first byte.
 	for {
 		c := b[p]
@@ -358,10 +372,7 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 					stack = stack[:len(stack)-1]
 					goto after
 				}
-				if p = s.objKey(p); p < 0 {
-					return -1, stack
-				}
-				continue
+				goto key
 			}
 			if b[p] == ']' {
 				p++
@@ -372,7 +383,15 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 		}
 		switch c {
 		case '"':
-			p = s.str(p)
+			// str, its first word inline.
+			q := p + 1
+			if w := q >> 6; w < len(quotes) {
+				if m := quotes[w] >> (uint(q) & 63); m != 0 {
+					p = q + bits.TrailingZeros64(m) + 1
+					break
+				}
+			}
+			p = s.strFar(q)
 		case 't', 'f', 'n':
 			p = s.literal(p)
 		default:
@@ -398,9 +417,7 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 					return -1, stack
 				}
 				if top == '{' {
-					if p = s.objKey(p); p < 0 {
-						return -1, stack
-					}
+					goto key
 				}
 				break
 			}
@@ -409,6 +426,33 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 				stack = stack[:len(stack)-1]
 				continue
 			}
+			return -1, stack
+		}
+		continue
+	key:
+		// objKey inline: `"key" :` at p (p < n), then the value.
+		if b[p] != '"' {
+			return -1, stack
+		}
+		p++
+		if w := p >> 6; w < len(quotes) {
+			if m := quotes[w] >> (uint(p) & 63); m != 0 {
+				p += bits.TrailingZeros64(m) + 1
+				goto colon
+			}
+		}
+		if p = s.strFar(p); p < 0 {
+			return -1, stack
+		}
+	colon:
+		if p < n && b[p] == ':' {
+			p++
+		} else if p = s.ws(p); p >= n || b[p] != ':' {
+			return -1, stack
+		} else {
+			p++
+		}
+		if p = s.ws(p); p >= n {
 			return -1, stack
 		}
 	}
@@ -421,9 +465,17 @@ func (s *jsonScanner) objKey(p int) int {
 	if b[p] != '"' {
 		return -1
 	}
-	if p = s.str(p); p < 0 {
+	p++
+	if w := p >> 6; w < len(s.quotes) {
+		if m := s.quotes[w] >> (uint(p) & 63); m != 0 {
+			p += bits.TrailingZeros64(m) + 1
+			goto colon
+		}
+	}
+	if p = s.strFar(p); p < 0 {
 		return -1
 	}
+colon:
 	p = s.ws(p)
 	if p >= len(b) || b[p] != ':' {
 		return -1
@@ -458,6 +510,10 @@ type fieldSet struct {
 	names  []string
 	folded []string
 	byLen  [][]fieldName // byLen[n]: the names of n bytes, in order
+	// distinct: no two names fold alike, and all are ASCII without
+	// backslashes. Then a key that folds to a name is that name's, exact
+	// or not, and match compares upper-case words once.
+	distinct bool
 }
 
 // fieldName is a name (field index i) as keyWords packs it: exact, and
@@ -480,11 +536,46 @@ func newFieldSet(names ...string) *fieldSet {
 		f := fieldName{i: i, w0: w0, w1: w1, up0: upperASCII(w0), up1: upperASCII(w1), long: len(n) > 16}
 		fs.byLen[len(n)] = append(fs.byLen[len(n)], f)
 	}
+	fs.distinct = true
+	for i, n := range names {
+		if !asciiKey([]byte(n)) {
+			fs.distinct = false
+		}
+		for _, m := range fs.folded[:i] {
+			if m == fs.folded[i] {
+				fs.distinct = false
+			}
+		}
+	}
 	return fs
 }
 
 // match returns the 1-based index of the field the raw key names, or 0.
 func (fs *fieldSet) match(key []byte) int {
+	if !fs.distinct {
+		return fs.matchAny(key)
+	}
+	if len(key) < len(fs.byLen) {
+		if same := fs.byLen[len(key)]; len(same) > 0 {
+			w0, w1 := keyWords(key)
+			w0, w1 = upperASCII(w0), upperASCII(w1)
+			for i := range same {
+				// Equal upper-case words: the key is ASCII (the names
+				// are) and, up to 16 bytes, folds to the name.
+				if f := &same[i]; f.up0 == w0 && f.up1 == w1 && (!f.long || asciiEqualFold(key, fs.names[f.i])) {
+					return f.i + 1
+				}
+			}
+		}
+	}
+	if !asciiKey(key) {
+		return fs.matchFolded(key)
+	}
+	return 0
+}
+
+// matchAny is match for any names: exact first, then folded.
+func (fs *fieldSet) matchAny(key []byte) int {
 	var same []fieldName // the names as long as the key
 	var w0, w1 uint64
 	if len(key) < len(fs.byLen) {

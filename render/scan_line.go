@@ -193,12 +193,19 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	}
 
 	// The line is a valid entry. Which kind?
-	t := s.fieldString(typ)
-	if !knownTypes[t] {
+	// The type, decoded in place when plain: no string is made of it.
+	var t []byte
+	if typ.set {
+		if t = s.raw(typ.span); !plain(t) {
+			s.tmp = decodeAppend(s.tmp[:0], t)
+			t = s.tmp
+		}
+	}
+	if !knownTypes[string(t)] {
 		r.kind = recUnknown
 		return
 	}
-	switch t {
+	switch string(t) {
 	case "user":
 		r.kind = recUser
 	case "assistant":
@@ -215,12 +222,17 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	}
 	if uuid.set {
 		raw := s.raw(uuid.span)
-		if !plain(raw) {
-			s.tmp = decodeAppend(s.tmp[:0], raw)
-			raw = s.tmp
-		}
-		if len(raw) > 0 {
-			r.hasUUID, r.uuid = true, uuidKey(raw)
+		if k, ok := canonicalUUID(raw); ok {
+			// The usual uuid: plain, no need to look for escapes.
+			r.hasUUID, r.uuid = true, k
+		} else {
+			if !plain(raw) {
+				s.tmp = decodeAppend(s.tmp[:0], raw)
+				raw = s.tmp
+			}
+			if len(raw) > 0 {
+				r.hasUUID, r.uuid = true, uuidKey(raw)
+			}
 		}
 	}
 	if sess.set {
@@ -229,10 +241,10 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	if cwd.set {
 		r.cwd = s.raw(cwd.span)
 	}
-	r.ts = parseTime(s.fieldString(ts))
+	r.ts = s.parseTimeRaw(ts)
 	switch r.kind {
 	case recSystem:
-		if s.fieldString(subtype) == "compact_boundary" {
+		if s.fieldIs(subtype, "compact_boundary") {
 			r.boundary = true
 			if cm.set {
 				r.trigger = s.fieldString(cm.trigger)

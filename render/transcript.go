@@ -603,15 +603,22 @@ func (pl *pipeline) fail(pc *panics.Catcher) {
 
 // parser applies scanned records in file order.
 type parser struct {
-	t        *Transcript
-	dig      ToolDigester
-	seen     map[[16]byte]struct{}
-	msgs     map[string]int // assistant message.id -> index of its event
-	blocks   map[[2]string]struct{}
-	tools    map[string]int // tool_use id -> index into t.Tools
-	pending  map[string]pendingCall
-	viewed   []string // pending calls whose input still points into the chunk
-	lastWasC bool     // the previous rendered event was a compaction
+	t      *Transcript
+	dig    ToolDigester
+	seen   map[[16]byte]struct{}
+	msgs   map[string]int // assistant message.id -> index of its event
+	blocks map[[2]string]struct{}
+	tools  map[string]int // tool_use id -> index into t.Tools
+	// pending holds, by index into t.Tools, the calls still waiting for
+	// their results (ids are distinct in t.Tools).
+	pending []pendingCall
+	viewed  []int // pending calls whose input still points into the chunk
+	// lastMsg and lastIdx repeat the newest msgs entry: the blocks of a
+	// message mostly come in a row.
+	lastMsg  string
+	lastIdx  int
+	sized    bool // the maps are sized after the transcript's slices
+	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
 	// speculate: workers digest tool calls whose tool_use they saw in the
 	// same chunk (only with the default digester, which is pure).
@@ -621,7 +628,8 @@ type parser struct {
 
 // pendingCall keeps a tool_use's input until its result arrives.
 type pendingCall struct {
-	input json.RawMessage
+	input   json.RawMessage
+	waiting bool
 }
 
 func newParser(dig ToolDigester) *parser {
@@ -632,12 +640,15 @@ func newParser(dig ToolDigester) *parser {
 		msgs:    make(map[string]int),
 		blocks:  make(map[[2]string]struct{}),
 		tools:   make(map[string]int),
-		pending: make(map[string]pendingCall),
+		lastIdx: -1,
 	}
 }
 
 // apply applies the records of a scanned chunk.
 func (p *parser) apply(c *chunk) {
+	if !p.sized {
+		p.size()
+	}
 	p.t.Diag.Lines += c.lines
 	p.t.Diag.Oversized += c.over
 	for i := range c.recs {
@@ -645,13 +656,27 @@ func (p *parser) apply(c *chunk) {
 	}
 	// The chunk's buffer is reused: keep a copy of the inputs of calls
 	// still waiting for their results.
-	for _, id := range p.viewed {
-		if pc, ok := p.pending[id]; ok {
+	for _, i := range p.viewed {
+		if pc := &p.pending[i]; pc.waiting {
 			pc.input = bytes.Clone(pc.input)
-			p.pending[id] = pc
 		}
 	}
 	p.viewed = p.viewed[:0]
+}
+
+// size grows the empty maps once, before the first record, after the
+// capacity readUntil gave the transcript's slices (from the file size), so
+// that they do not grow step by step.
+func (p *parser) size() {
+	p.sized = true
+	if n := cap(p.t.Tools); n > 64 && len(p.tools) == 0 {
+		p.tools = make(map[string]int, n)
+		p.pending = make([]pendingCall, 0, n)
+	}
+	if n := cap(p.t.Events) / 4; n > 64 && len(p.msgs) == 0 && len(p.blocks) == 0 {
+		p.msgs = make(map[string]int, n)
+		p.blocks = make(map[[2]string]struct{}, n)
+	}
 }
 
 func (p *parser) line(r *lineRec) {
@@ -673,11 +698,12 @@ func (p *parser) line(r *lineRec) {
 		return
 	}
 	if r.hasUUID {
-		if _, dup := p.seen[r.uuid]; dup {
+		// One map operation: the set grows unless the uuid was seen.
+		n := len(p.seen)
+		if p.seen[r.uuid] = struct{}{}; len(p.seen) == n {
 			p.t.Diag.Duplicates++
 			return
 		}
-		p.seen[r.uuid] = struct{}{}
 	}
 	ts := r.ts
 	if p.t.SessionID == "" && len(r.sessionID) > 0 {
@@ -785,11 +811,15 @@ func (p *parser) assistant(r *lineRec, ts time.Time) {
 			}
 			p.blocks[k] = struct{}{}
 			p.t.TextBytes += len(b.text)
-			i, ok := p.msgs[id]
-			if !ok {
-				p.emit(Event{Kind: EvAssistant, Time: ts})
-				i = len(p.t.Events) - 1
-				p.msgs[id] = i
+			i := p.lastIdx
+			if i < 0 || id != p.lastMsg {
+				var ok bool
+				if i, ok = p.msgs[id]; !ok {
+					p.emit(Event{Kind: EvAssistant, Time: ts})
+					i = len(p.t.Events) - 1
+					p.msgs[id] = i
+				}
+				p.lastMsg, p.lastIdx = id, i
 			}
 			p.t.Events[i].Blocks = append(p.t.Events[i].Blocks, b.text)
 			continue
@@ -804,8 +834,8 @@ func (p *parser) assistant(r *lineRec, ts time.Time) {
 		p.t.Tools = append(p.t.Tools, ToolCall{ID: b.id, Name: b.name, Time: ts})
 		// The input is a view into the chunk: copied when the chunk is
 		// done if the call is still waiting for its result.
-		p.pending[b.id] = pendingCall{input: b.input}
-		p.viewed = append(p.viewed, b.id)
+		p.pending = append(p.pending, pendingCall{input: b.input, waiting: true})
+		p.viewed = append(p.viewed, len(p.t.Tools)-1)
 		p.t.ToolBytes += len(b.input)
 		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
 			p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.name, Time: ts, Input: bytes.Clone(b.input)}
@@ -834,11 +864,11 @@ func (p *parser) result(r *toolResult) {
 	if !ok {
 		return
 	}
-	pc, ok := p.pending[r.id]
-	if !ok {
+	pc := p.pending[i]
+	if !pc.waiting {
 		return // a second result for the same call
 	}
-	delete(p.pending, r.id)
+	p.pending[i] = pendingCall{}
 	tc := &p.t.Tools[i]
 	if sp := &r.spec; sp.ok && p.dig != nil && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
@@ -872,8 +902,8 @@ func (p *parser) result(r *toolResult) {
 func (p *parser) finish() {
 	for i := range p.t.Tools {
 		tc := &p.t.Tools[i]
-		pc, ok := p.pending[tc.ID]
-		if !ok {
+		pc := p.pending[i]
+		if !pc.waiting {
 			continue
 		}
 		if p.dig != nil {
@@ -887,6 +917,9 @@ func parseTime(s string) time.Time {
 	if s == "" {
 		return time.Time{}
 	}
+	if t, ok := fastTime(s); ok {
+		return t
+	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}
@@ -897,26 +930,9 @@ func parseTime(s string) time.Time {
 // uuidKey turns a uuid into a compact map key: the 16 bytes of a canonical
 // UUID, or a hash prefix of anything else.
 func uuidKey(s []byte) [16]byte {
-	var k [16]byte
-	if len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-' {
-		j := 0
-		for i := 0; i < 36; i += 2 {
-			if i == 8 || i == 13 || i == 18 || i == 23 {
-				i-- // skip the dash: the next pair starts one byte on
-				continue
-			}
-			hi, ok1 := unhex(s[i])
-			lo, ok2 := unhex(s[i+1])
-			if !ok1 || !ok2 {
-				j = -1
-				break
-			}
-			k[j] = hi<<4 | lo
-			j++
-		}
-		if j == 16 {
-			return k
-		}
+	k, ok := canonicalUUID(s)
+	if ok {
+		return k
 	}
 	sum := sha256.Sum256(s)
 	copy(k[:], sum[:16])

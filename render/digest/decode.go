@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"bottle/render/jsonstr"
 )
@@ -49,36 +48,46 @@ func decodeObject(data []byte, v any) bool {
 		return false
 	}
 	rv = rv.Elem()
-	i = skipSpace(data, i+1)
+	if !decodeStruct(data[i:], rv, fields) {
+		return malformed(rv)
+	}
+	return true
+}
+
+// decodeStruct decodes the valid JSON object data, which starts with its
+// '{', into the struct rv of the given fields as json.Unmarshal would. It
+// reports false when data turns out malformed.
+func decodeStruct(data []byte, rv reflect.Value, fields inputFields) bool {
+	i := skipSpace(data, 1)
 	if i < len(data) && data[i] == '}' {
 		return true
 	}
 	for {
 		if i >= len(data) || data[i] != '"' {
-			return malformed(rv)
+			return false
 		}
 		keyEnd := stringEnd(data, i)
 		if keyEnd < 0 {
-			return malformed(rv)
+			return false
 		}
 		key := data[i:keyEnd]
 		i = skipSpace(data, keyEnd)
 		if i >= len(data) || data[i] != ':' {
-			return malformed(rv)
+			return false
 		}
 		i = skipSpace(data, i+1)
 		end := valueEnd(data, i)
 		if end < 0 {
-			return malformed(rv)
+			return false
 		}
 		if f := fields.lookup(key); f != nil {
 			if !f.store(rv.Field(f.index), data[i:end]) {
-				return malformed(rv)
+				return false
 			}
 		}
 		i = skipSpace(data, end)
 		if i >= len(data) {
-			return malformed(rv)
+			return false
 		}
 		switch data[i] {
 		case ',':
@@ -86,7 +95,44 @@ func decodeObject(data []byte, v any) bool {
 		case '}':
 			return true
 		default:
-			return malformed(rv)
+			return false
+		}
+	}
+}
+
+// storeStructs decodes the valid JSON array data into fv, a nil slice of
+// structs of the given fields, as json.Unmarshal would: an object element
+// field by field, any other element (null, a wrong type) as a zero struct.
+// It reports false when data turns out malformed.
+func storeStructs(fv reflect.Value, data []byte, fields inputFields) bool {
+	s := reflect.MakeSlice(fv.Type(), 0, 4)
+	zero := reflect.Zero(fv.Type().Elem())
+	i := skipSpace(data, 1)
+	if i < len(data) && data[i] == ']' {
+		fv.Set(s)
+		return true
+	}
+	for {
+		end := valueEnd(data, i)
+		if end < 0 {
+			return false
+		}
+		s = reflect.Append(s, zero)
+		if data[i] == '{' && !decodeStruct(data[i:end], s.Index(s.Len()-1), fields) {
+			return false
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case ']':
+			fv.Set(s)
+			return true
+		default:
+			return false
 		}
 	}
 }
@@ -110,6 +156,7 @@ const (
 	kindBool                       // bool
 	kindInt                        // int, int8 … int64
 	kindRaw                        // json.RawMessage
+	kindStructs                    // a slice of structs decodeObject handles
 )
 
 // inputField is one field of a struct decoded by decodeObject.
@@ -117,6 +164,7 @@ type inputField struct {
 	name  string // the JSON name: the tag's, else the Go name
 	index int    // the field's index in the struct
 	kind  fieldKind
+	elem  inputFields // kindStructs: the fields of the element struct
 }
 
 // inputFields are the decodable fields of a struct type, in declaration
@@ -141,13 +189,14 @@ func fieldsOf(t reflect.Type) inputFields {
 	if f, ok := fieldCache.Load(t); ok {
 		return *f.(*inputFields)
 	}
-	fields := structFields(t)
+	fields := structFields(t, true)
 	f, _ := fieldCache.LoadOrStore(t, &fields)
 	return *f.(*inputFields)
 }
 
-// structFields builds the fields of the struct type t for fieldsOf.
-func structFields(t reflect.Type) inputFields {
+// structFields builds the fields of the struct type t for fieldsOf; nest
+// lets a field be a slice of structs, themselves without such fields.
+func structFields(t reflect.Type, nest bool) inputFields {
 	fields := inputFields{}
 	seen := map[string]bool{}
 	for i := range t.NumField() {
@@ -170,7 +219,14 @@ func structFields(t reflect.Type) inputFields {
 			return nil
 		}
 		seen[name] = true
-		fields = append(fields, inputField{name: name, index: i, kind: kindOf(sf.Type)})
+		f := inputField{name: name, index: i, kind: kindOf(sf.Type)}
+		if t := sf.Type; nest && f.kind == kindOther && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct {
+			// Not cached: fieldsOf would take the cache's lock again.
+			if f.elem = structFields(t.Elem(), false); f.elem != nil {
+				f.kind = kindStructs
+			}
+		}
+		fields = append(fields, f)
 	}
 	return fields
 }
@@ -306,17 +362,6 @@ func (fs inputFields) lookupString(k string) *inputField {
 	return nil
 }
 
-// plainASCII reports whether s is ASCII with no backslash, so a JSON
-// string body equal to its value.
-func plainASCII(s []byte) bool {
-	for _, c := range s {
-		if c >= utf8.RuneSelf || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
 // equalFoldASCII is strings.EqualFold for an ASCII s and name: only the
 // letters fold.
 func equalFoldASCII(s []byte, name string) bool {
@@ -358,6 +403,10 @@ func (f *inputField) store(fv reflect.Value, raw []byte) bool {
 	case f.kind == kindRaw:
 		fv.SetBytes(append(fv.Bytes()[:0], raw...))
 		return true
+	case f.kind == kindStructs && c == '[' && fv.IsNil():
+		// A slice already set (a repeated key) is decoded into in place:
+		// the slow way.
+		return storeStructs(fv, raw, f.elem)
 	}
 	// Anything else, null and wrong types included, goes the slow way.
 	_ = json.Unmarshal(raw, fv.Addr().Interface())

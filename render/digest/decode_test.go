@@ -98,6 +98,11 @@ var trickyInputs = []string{
 	`{"x":{"a":[{"b":"\\"},"c"]},"file_path":"a"}`, `{"x":` + strings.Repeat(`[`, 200) + strings.Repeat(`]`, 200) + `,"path":"p"}`,
 	`{"content":"` + strings.Repeat(`\\\"`, 1000) + `","file_path":"` + strings.Repeat(`\\`, 999) + `"}`,
 	`{"prompt":"` + strings.Repeat("x", 1<<16) + `","description":"d"}`,
+	// Slices of structs: null, empty, wrong-typed and repeated.
+	`{"todos":[{"content":"a","status":"completed"},null,5,"x",[1],{"STATUS":"in_progress","activeForm":"b","activeForm":3}]}`,
+	`{"todos":[]}`, `{"todos":null}`, `{"todos":{"a":1}}`, `{"todos":"x"}`, `{"todos":[{}],"todos":[{"status":"pending"},{}]}`,
+	`{"todos":[{"status":"completed"}],"todos":null}`, `{"todos":[],"todos":[{"content":"c"}]}`, `{"todos":[{"content":null,"content":"x"}]}`,
+	`{"questions":[{"question":"q?","header":"h"},{"question":1}]}`, `{"todos":[ { "content" : "a" } , {} ]}`,
 	// Malformed inputs.
 	`{`, `{"file_path"`, `{"file_path":`, `{"file_path":"a"`, `{"file_path":"a",}`, `{"file_path":"a"}}`, `{,}`,
 	`{"file_path":"a" "b"}`, `{"file_path":"a\x01"}`, `{"file_path":"\q"}`, `{"file_path":"a"}x`, `{"a":[}`, `{"a":tru}`,

@@ -66,8 +66,9 @@ type Call struct {
 	ResultNoUnicodeEscapes bool
 	// The decoded ResultRaw, once needed: whole (in Result) or its start.
 	decoded bool
-	head    *string // the decoded start
-	headAll bool    // head is the whole result
+	head    string // the decoded start, once hasHead
+	hasHead bool
+	headAll bool // head is the whole result
 	// IsError is the tool_result's is_error flag.
 	IsError bool
 	// Structured is the line's toolUseResult, or nil. Callers may drop it to
@@ -156,14 +157,13 @@ func outcome(c *Call, success string) string {
 	if !c.HasResult {
 		return "no result"
 	}
-	head := strings.TrimLeft(c.resultPrefix(256), " \t\r\n")
-	if strings.HasPrefix(head, "[Request interrupted by user") {
+	if c.headHasPrefix(256, "[Request interrupted by user") {
 		return "interrupted"
 	}
 	if c.IsError {
-		return errorOutcome(c.result())
+		return errorOutcome(c)
 	}
-	if strings.HasPrefix(head, "[Old tool result content cleared]") {
+	if c.headHasPrefix(256, "[Old tool result content cleared]") {
 		return ""
 	}
 	return bound(success, outcomeMax)
@@ -171,8 +171,8 @@ func outcome(c *Call, success string) string {
 
 // errorOutcome reads an error result: "exit N" for a shell's "Exit code N",
 // "rejected" when the user refused the call, else "error: <first line>".
-func errorOutcome(res string) string {
-	head := strings.TrimLeft(prefix(res, 256), " \t\r\n")
+func errorOutcome(c *Call) string {
+	head := strings.TrimLeft(c.resultPrefix(256), " \t\r\n")
 	if rest, ok := strings.CutPrefix(head, "Exit code "); ok {
 		if n := leadingDigits(rest); n != "" {
 			return "exit " + n
@@ -182,7 +182,7 @@ func errorOutcome(res string) string {
 		strings.Contains(head, "doesn't want to proceed with this tool use") {
 		return "rejected"
 	}
-	s := strings.TrimSpace(strip(res))
+	s := strings.TrimSpace(strip(c.result()))
 	if inner, ok := strings.CutPrefix(s, "<tool_use_error>"); ok {
 		inner, _, _ = strings.Cut(inner, "</tool_use_error>")
 		s = strings.TrimSpace(inner)

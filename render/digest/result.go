@@ -1,9 +1,13 @@
 package digest
 
 import (
+	"bytes"
 	"encoding/binary"
+	"iter"
 	"math/bits"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"bottle/render/jsonstr"
 )
@@ -20,18 +24,215 @@ func (c *Call) result() string {
 }
 
 // resultPrefix returns prefix(c.result(), n), decoding no more of
-// ResultRaw than that needs.
+// ResultRaw than that needs. A start of ResultRaw in plain ASCII is its
+// own decoding and is used in place, not copied: what describers take from
+// it reaches a digest only through a copy (join).
 func (c *Call) resultPrefix(n int) string {
 	if c.ResultRaw == nil || c.decoded {
 		return prefix(c.Result, n)
 	}
-	if c.head == nil || len(*c.head) <= n && !c.headAll {
+	if !c.hasHead || len(c.head) <= n && !c.headAll {
 		// One byte more than the prefix: prefix looks at s[n].
 		want := max(n, 512) + 1
-		h := jsonstr.DecodePrefix(c.ResultRaw, want)
-		c.head, c.headAll = &h, len(h) < want
+		raw := c.ResultRaw
+		if m := min(len(raw), want); plainASCII(raw[:m]) {
+			c.head, c.headAll = unsafe.String(unsafe.SliceData(raw), m), m == len(raw)
+		} else {
+			h := jsonstr.DecodePrefix(raw, want)
+			c.head, c.headAll = h, len(h) < want
+		}
+		c.hasHead = true
 	}
-	return prefix(*c.head, n)
+	return prefix(c.head, n)
+}
+
+// headHasPrefix reports whether strings.TrimLeft(c.resultPrefix(n), " \t\r\n")
+// starts with marker, which must be ASCII text with no control character,
+// backslash, quote or slash: a character no short escape stands for. It
+// reads ResultRaw in place where it can: past the blanks, each byte of the
+// marker must be there literally.
+func (c *Call) headHasPrefix(n int, marker string) bool {
+	if c.ResultRaw == nil || c.decoded || c.hasHead {
+		return strings.HasPrefix(strings.TrimLeft(c.resultPrefix(n), " \t\r\n"), marker)
+	}
+	raw := c.ResultRaw
+	i, d := 0, 0 // offsets in raw and in the decoded result
+blanks:
+	for i < len(raw) {
+		switch raw[i] {
+		case ' ':
+			i, d = i+1, d+1
+			continue
+		case '\\':
+			if i+1 < len(raw) {
+				switch raw[i+1] {
+				case 't', 'r', 'n':
+					i, d = i+2, d+1
+					continue
+				case 'u':
+					return strings.HasPrefix(strings.TrimLeft(c.resultPrefix(n), " \t\r\n"), marker)
+				}
+			}
+		}
+		break blanks
+	}
+	// The blanks and the marker are ASCII, so the prefix keeps the marker
+	// whole when it ends within n bytes.
+	if d+len(marker) > n {
+		return false
+	}
+	for j := 0; j < len(marker); j++ {
+		switch {
+		case i+j >= len(raw):
+			return false
+		case raw[i+j] == marker[j]:
+		case raw[i+j] == '\\' && i+j+1 < len(raw) && raw[i+j+1] == 'u':
+			// The escape may spell marker[j].
+			return strings.HasPrefix(strings.TrimLeft(c.resultPrefix(n), " \t\r\n"), marker)
+		default:
+			// A literal byte, or a short escape for a character the marker
+			// has not.
+			return false
+		}
+	}
+	return true
+}
+
+// headContains reports whether strings.Contains(c.resultPrefix(n), needle),
+// needle being ASCII text with no control character, backslash, quote or
+// slash. When ResultRaw has no \u escape every character of needle in the
+// decoded result is there literally, so a needle missing from the start
+// of ResultRaw that decodes to n bytes at least is missing from the
+// prefix: then nothing is decoded.
+func (c *Call) headContains(n int, needle string) bool {
+	if c.ResultRaw != nil && !c.decoded && !c.hasHead && c.ResultNoUnicodeEscapes {
+		// Every raw byte decodes to at least half a byte (an escape "\x"
+		// to one byte), so 2n+2 raw bytes hold the prefix's source.
+		raw := c.ResultRaw[:min(len(c.ResultRaw), 2*n+2)]
+		if !bytes.Contains(raw, unsafe.Slice(unsafe.StringData(needle), len(needle))) {
+			return false
+		}
+	}
+	return strings.Contains(c.resultPrefix(n), needle)
+}
+
+// forResultLines is forLines(c.result(), f), reading ResultRaw line by
+// line without decoding it where it can. f may then be handed a line
+// still JSON-escaped, in place, which it must not keep: f may only compare
+// its line with, and test it for prefixes of, ASCII text with no control
+// character, backslash, quote or slash, whose answers the escaping does
+// not change (see rawLine).
+func (c *Call) forResultLines(f func(line string)) {
+	if c.ResultRaw == nil || c.decoded || !c.ResultNoUnicodeEscapes {
+		forLines(c.result(), f)
+		return
+	}
+	raw := c.ResultRaw
+	start := 0
+	for k := range newlines(raw) {
+		rawLine(raw, start, k, f)
+		start = k + 2
+	}
+	rawLine(raw, start, len(raw), f)
+}
+
+// rawLine hands f the line raw[s:e], a body with no \u escape between two
+// "\n" escapes, as forLines would: trimmed, and only if not blank. Trimmed
+// in place, the line keeps ASCII ends other than blanks; it decodes to
+// the same first and last bytes, is "--" exactly when its decoding is, and
+// a literal ASCII prefix without backslash, quote or slash is one of its
+// decoding too. A line with a non-ASCII byte at an end (a Unicode space?)
+// is decoded.
+func rawLine(raw []byte, s, e int, f func(string)) {
+	s0, e0 := s, e
+	for s < e {
+		b := raw[s]
+		if b == ' ' {
+			s++
+			continue
+		}
+		if b == '\\' && s+1 < e && (raw[s+1] == 't' || raw[s+1] == 'r' || raw[s+1] == 'f') {
+			s += 2
+			continue
+		}
+		if b >= utf8.RuneSelf {
+			rawLineDecoded(raw[s0:e0], f)
+			return
+		}
+		break
+	}
+	for e > s {
+		b := raw[e-1]
+		if b == ' ' {
+			e--
+			continue
+		}
+		if (b == 't' || b == 'r' || b == 'f') && e-2 >= s && raw[e-2] == '\\' && escaping(raw, e-2) {
+			e -= 2
+			continue
+		}
+		if b >= utf8.RuneSelf {
+			rawLineDecoded(raw[s0:e0], f)
+			return
+		}
+		break
+	}
+	if s < e {
+		f(unsafe.String(&raw[s], e-s))
+	}
+}
+
+// rawLineDecoded is forLines on one line, decoded.
+func rawLineDecoded(line []byte, f func(string)) {
+	if l := strings.TrimSpace(jsonstr.Decode(line)); l != "" {
+		f(l)
+	}
+}
+
+// newlines yields the offset of the backslash of each "\n" escape in raw,
+// in order. It looks for a backslash followed by an n 8 bytes at a time.
+func newlines(raw []byte) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		w := 0
+		var carry uint64 // bit 7: the previous word ended with a backslash
+		for ; w+8 <= len(raw); w += 8 {
+			x := binary.LittleEndian.Uint64(raw[w:])
+			bs := zeroBytes(x ^ '\\'*lsb)
+			// High bit of byte j: an n after a backslash (byte j-1, or the
+			// previous word's last byte for j = 0).
+			m := (bs<<8 | carry) & zeroBytes(x^'n'*lsb)
+			carry = bs >> 63 << 7
+			for ; m != 0; m &= m - 1 {
+				k := w + bits.TrailingZeros64(m)>>3 - 1 // the backslash
+				if escaping(raw, k) && !yield(k) {
+					return
+				}
+			}
+		}
+		for k := max(w-1, 0); k+1 < len(raw); k++ {
+			if k+1 >= w && raw[k] == '\\' && raw[k+1] == 'n' && escaping(raw, k) && !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// plainASCII reports whether s is ASCII with no backslash, so a JSON
+// string body equal to its value.
+func plainASCII(s []byte) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if (zeroBytes(x^'\\'*lsb)|x)&(0x80*lsb) != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // countNumberedResult is countNumbered(c.result()), read from ResultRaw
@@ -69,36 +270,14 @@ func (c *Call) countNumberedResult() int {
 }
 
 // countNumberedLines is countNumberedResult for a body without \u
-// escapes, whose newlines are all spelled "\n". It looks for a backslash
-// followed by an n 8 bytes at a time.
+// escapes, whose newlines are all spelled "\n".
 func countNumberedLines(raw []byte) int {
 	n, start := 0, 0
-	w := 0
-	var carry uint64 // bit 7: the previous word ended with a backslash
-	for ; w+8 <= len(raw); w += 8 {
-		x := binary.LittleEndian.Uint64(raw[w:])
-		bs := zeroBytes(x ^ '\\'*lsb)
-		// High bit of byte j: an n after a backslash (byte j-1, or the
-		// previous word's last byte for j = 0).
-		m := (bs<<8 | carry) & zeroBytes(x^'n'*lsb)
-		carry = bs >> 63 << 7
-		for ; m != 0; m &= m - 1 {
-			k := w + bits.TrailingZeros64(m)>>3 - 1 // the backslash
-			if escaping(raw, k) {
-				if numberedRaw(raw[start:k]) {
-					n++
-				}
-				start = k + 2
-			}
+	for k := range newlines(raw) {
+		if numberedRaw(raw[start:k]) {
+			n++
 		}
-	}
-	for k := max(w-1, 0); k+1 < len(raw); k++ {
-		if k+1 >= w && raw[k] == '\\' && raw[k+1] == 'n' && escaping(raw, k) {
-			if numberedRaw(raw[start:k]) {
-				n++
-			}
-			start = k + 2
-		}
+		start = k + 2
 	}
 	if start < len(raw) && numberedRaw(raw[start:]) {
 		n++

@@ -120,6 +120,25 @@ func TestResultRawFixtures(t *testing.T) {
 		c.HasResult, c.Result = true, res
 		sameWithRaw(t, c, cwd)
 	}
+	// Grep, Glob and TaskList results whose lines a reader could miscount,
+	// and heads whose markers it could misread.
+	for _, res := range []string{
+		"a.go:1:x\n--\nb.go:2:y\n", " -- \n\t--\t\n-\\-\n--\r\n\r\n", "\u00a0--\u00a0\n\u2003x\n\u0085\n\u3000\n\x85--\xa0\n",
+		"[Showing results with pagination = limit: 3]\n  [Showing\n\"[Showing results\n", "\f\fx\f\n\v\vy\v\n\b\n", "é\nx é\n é \n",
+		"(Results are truncated. Consider a more specific path.)\n /a\n", " (Results are truncated\r\n", "#1 a\n #2\n\\#3\n\\n#4\n",
+		"No files found", " \r\n\tNo matches found", "\u0020No files found", "<persisted-output>x", "  [Request interrupted by user]",
+		"[Old tool result content cleared]", "Command running in background with ID: 1", "File unchanged since last read",
+		"The file contents are empty.", strings.Repeat(" ", 300) + "[Request interrupted by user", "No tasks found", "\n\n",
+		strings.Repeat("a/b.go\n", 40) + "Async agent launched", "x\\", "\\\\t\n\\t",
+	} {
+		for _, name := range []string{"Grep", "Glob", "TaskList", "Read", "Bash", "Task", "Write"} {
+			for _, isError := range []bool{false, true} {
+				c := call(name, `{"file_path":"/home/dev/proj/a.go","output_mode":"content"}`)
+				c.HasResult, c.Result, c.IsError = true, res, isError
+				sameWithRaw(t, c, cwd)
+			}
+		}
+	}
 }
 
 func TestResultRawCorpus(t *testing.T) {
@@ -138,6 +157,10 @@ func FuzzResultRaw(f *testing.F) {
 	f.Add("Grep", "a.go:1:x\n--\nb.go:2:y\n", false)
 	f.Add("Bash", "Exit code 2\nboom", true)
 	f.Add("BashOutput", "<status>running</status>", false)
+	f.Add("Grep", " a.go:1:x \r\n\u00a0--\u2003\n\n  --\n[Showing results x]\n\u0085b\t\n", false)
+	f.Add("Glob", "/a/b.go\n\f/c é\n(Results are truncated. x)\n", false)
+	f.Add("TaskList", "#1 a\n  #2 b\n\u3000#3\nNo tasks", false)
+	f.Add("Read", "  \t\n[image]", false)
 	f.Fuzz(func(t *testing.T, name, result string, isError bool) {
 		for _, in := range []string{`{}`, `{"file_path":"/a/b.go","output_mode":"content","command":"ls"}`, `{"output_mode":"count"}`} {
 			c := call(name, in)

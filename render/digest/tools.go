@@ -117,17 +117,16 @@ func describeRead(c *Call, cwd string, ok bool) description {
 // raw result: stripping first would let a "<private>" inside the file's own
 // source cut the count short.
 func readOutcome(c *Call) string {
-	h := head(c)
 	switch {
-	case strings.HasPrefix(h, "File unchanged since last read"):
+	case c.headHasPrefix(512, "File unchanged since last read"):
 		return "unchanged"
-	case strings.Contains(h, "contents are empty"):
+	case c.headContains(512, "contents are empty"):
 		return "empty file"
 	}
 	if n := c.countNumberedResult(); n > 0 {
 		return plural(n, "line")
 	}
-	if strings.HasPrefix(h, "[image]") {
+	if c.headHasPrefix(512, "[image]") {
 		return "image"
 	}
 	if bytes.Contains(c.Structured, []byte(`"numLines"`)) {
@@ -301,7 +300,7 @@ func command(cmd, cwd string) string {
 }
 
 func bashOutcome(c *Call) string {
-	if strings.HasPrefix(head(c), "Command running in background") {
+	if c.headHasPrefix(512, "Command running in background") {
 		return "running in background"
 	}
 	st := c.Structured
@@ -406,17 +405,16 @@ func nonZero(raw json.RawMessage) bool {
 }
 
 func grepOutcome(c *Call, mode string, context bool) string {
-	h := head(c)
 	switch {
-	case strings.HasPrefix(h, "<persisted-output>"):
+	case c.headHasPrefix(512, "<persisted-output>"):
 		return persistedCount(c)
-	case strings.HasPrefix(h, "No matches found"), strings.HasPrefix(h, "No files found"):
+	case c.headHasPrefix(512, "No matches found"), c.headHasPrefix(512, "No files found"):
 		return "no matches"
 	}
 	switch mode {
 	case "content":
 		n := 0
-		forLines(c.result(), func(line string) {
+		c.forResultLines(func(line string) {
 			if line != "--" && !strings.HasPrefix(line, "[Showing results") {
 				n++
 			}
@@ -434,7 +432,7 @@ func grepOutcome(c *Call, mode string, context bool) string {
 		}
 		return ""
 	default: // files_with_matches
-		return found(h)
+		return found(head(c))
 	}
 }
 
@@ -478,15 +476,14 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 	}
 	d := description{salient: sal}
 	if ok {
-		h := head(c)
 		switch {
-		case strings.HasPrefix(h, "No files found"):
+		case c.headHasPrefix(512, "No files found"):
 			d.success = "no files"
-		case strings.HasPrefix(h, "<persisted-output>"):
+		case c.headHasPrefix(512, "<persisted-output>"):
 			d.success = persistedCount(c)
 		default:
 			n, truncated := 0, false
-			forLines(c.result(), func(line string) {
+			c.forResultLines(func(line string) {
 				if strings.HasPrefix(line, "(Results are truncated") {
 					truncated = true
 				} else {
@@ -535,7 +532,7 @@ func describeTask(c *Call, _ string, ok bool) description {
 	}
 	d := description{salient: strings.TrimSpace(sal)}
 	if ok {
-		if strings.Contains(head(c), "Async agent launched") ||
+		if c.headContains(512, "Async agent launched") ||
 			bytes.Contains(c.Structured, []byte(`"async_launched"`)) {
 			d.success = "launched in background"
 		} else {
@@ -620,11 +617,11 @@ func taskID(raw json.RawMessage) string {
 func describeTaskList(c *Call, _ string, ok bool) description {
 	var d description
 	if ok {
-		if strings.HasPrefix(head(c), "No tasks") {
+		if c.headHasPrefix(512, "No tasks") {
 			d.success = "no tasks"
 		} else {
 			n := 0
-			forLines(c.result(), func(line string) {
+			c.forResultLines(func(line string) {
 				if strings.HasPrefix(line, "#") {
 					n++
 				}
@@ -722,7 +719,7 @@ func describeExitPlanMode(c *Call, _ string, ok bool) description {
 	decodeInput(c, &in)
 	title := strings.TrimSpace(strings.TrimLeft(firstLine(strip(in.Plan)), "#"))
 	d := description{salient: clean(title, salientMax)}
-	if ok && strings.HasPrefix(head(c), "User has approved") {
+	if ok && c.headHasPrefix(512, "User has approved") {
 		d.success = "approved"
 	}
 	return d
