@@ -40,6 +40,8 @@ type jsonScanner struct {
 	b      []byte
 	quotes []uint64 // bit i of word w: b[64w+i] is an unescaped quote
 	esc    []uint64 // bit i of word w: b[64w+i] follows an escaping backslash
+	hi     []uint64 // bit i of word w: b[64w+i] >= 0x80
+	words  []uint64 // the backing of quotes, esc and hi, a third each
 	uesc   []int    // the offsets of the 'u' of each \uXXXX escape, in order
 	stack  []byte
 	// blockBuf is reused for the content blocks of one message, tmp for
@@ -68,11 +70,13 @@ var hexDigit = func() (t [256]bool) {
 func (s *jsonScanner) index(b []byte) bool {
 	s.b = b
 	nb := (len(b) + 63) >> 6
-	if cap(s.quotes) < nb || cap(s.esc) < nb {
-		s.quotes = make([]uint64, nb, nb+nb/4)
-		s.esc = make([]uint64, nb, nb+nb/4)
+	// quotes, esc and hi lie at equal distances in one array: the AVX2
+	// kernel addresses all three from one register.
+	if 3*nb > len(s.words) {
+		s.words = make([]uint64, 3*(nb+nb/4))
 	}
-	s.quotes, s.esc, s.uesc = s.quotes[:nb], s.esc[:nb], s.uesc[:0]
+	s.quotes, s.esc, s.hi = s.words[0:nb:nb], s.words[nb:2*nb:2*nb], s.words[2*nb:3*nb:3*nb]
+	s.uesc = s.uesc[:0]
 	if nb == 0 {
 		return true
 	}
@@ -93,18 +97,18 @@ func (s *jsonScanner) indexGeneric(b []byte) bool {
 	var st indexState
 	full := len(b) >> 6
 	for i := 0; i < full; i++ {
-		q, bs, ctl := masks64((*[64]byte)(b[i*64:]))
-		if !s.indexBlock(i, q, bs, ctl, &st) {
+		q, bs, ctl, hi := masks64((*[64]byte)(b[i*64:]))
+		if !s.indexBlock(i, q, bs, ctl, hi, &st) {
 			return false
 		}
 	}
 	if r := len(b) & 63; r != 0 {
 		var t [64]byte
 		copy(t[copy(t[:], b[full*64:]):], spaces64[r:])
-		q, bs, ctl := masks64(&t)
+		q, bs, ctl, hi := masks64(&t)
 		// A trailing backslash escapes a padding space: checkEscapes
 		// rejects it.
-		return s.indexBlock(full, q, bs, ctl, &st)
+		return s.indexBlock(full, q, bs, ctl, hi, &st)
 	}
 	return st.prevEsc == 0
 }
@@ -113,7 +117,8 @@ func (s *jsonScanner) indexGeneric(b []byte) bool {
 // backslashes and control bytes) and checks its control bytes and escapes.
 // It works as the assembly kernel does, quotes stored first, so both leave
 // the same bitmap behind.
-func (s *jsonScanner) indexBlock(i int, quote, bs, ctl uint64, st *indexState) bool {
+func (s *jsonScanner) indexBlock(i int, quote, bs, ctl, hi uint64, st *indexState) bool {
+	s.hi[i] = hi
 	escaped := escapedChars(bs, &st.prevEsc)
 	q := quote &^ escaped
 	s.quotes[i] = q
@@ -184,16 +189,17 @@ func zeroBytes(w uint64) uint64 { return ^(((w & hi7) + hi7) | w | hi7) }
 // movemask gathers the high bits of the bytes of m into 8 bits.
 func movemask(m uint64) uint64 { return ((m >> 7) * pack) >> 56 }
 
-// masks64 returns the masks of the quotes, backslashes and control bytes
-// of a 64-byte block (bit i: byte i), in portable Go.
-func masks64(b *[64]byte) (q, bs, ctl uint64) {
+// masks64 returns the masks of the quotes, backslashes, control bytes and
+// bytes >= 0x80 of a 64-byte block (bit i: byte i), in portable Go.
+func masks64(b *[64]byte) (q, bs, ctl, hi uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(b[k:])
 		q |= movemask(zeroBytes(w^('"'*lsb))) << k
 		bs |= movemask(zeroBytes(w^('\\'*lsb))) << k
 		ctl |= movemask(zeroBytes(w&(0xe0*lsb))) << k
+		hi |= movemask(w&(0x80*lsb)) << k
 	}
-	return q, bs, ctl
+	return q, bs, ctl, hi
 }
 
 // strEnd returns the index of the first unescaped quote at or after p, or

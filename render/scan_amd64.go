@@ -3,9 +3,11 @@
 package render
 
 // indexAVX2 scans the 64-byte blocks of the n bytes at p from block
-// st.blk on, storing each block's unescaped quotes to quotes[blk] and its
-// escaped characters to esc[blk], as indexBlock does. It stops after the last block (idxDone), at a control
-// byte inside a string (idxInvalid), or after a block with escaped
+// st.blk on, storing each block's unescaped quotes to quotes[blk], its
+// escaped characters to esc[blk] and its bytes >= 0x80 to hi[blk], as
+// indexBlock does. The three arrays lie at equal distances: hi is as far
+// after esc as esc after quotes. It stops after the last block (idxDone),
+// at a control byte inside a string (idxInvalid), or after a block with escaped
 // characters that are not one-letter escapes (idxEscapes): st then holds
 // the state after that block and, in st.odd, those characters for
 // checkEscapes. st.blk must be below (n+63)/64, and n above 0.

@@ -82,6 +82,15 @@ GLOBL idxConst<>(SB), RODATA|NOPTR, $24
 	SHLQ      $32, R14; \
 	ORQ       R14, R12
 
+// HIMASK stores the block's bytes >= 0x80 (their top bits) to (DI)(DX*2):
+// hi[blk], two arrays on from quotes. R8 and R14 are scratch.
+#define HIMASK \
+	VPMOVMSKB Y0, R8; \
+	VPMOVMSKB Y1, R14; \
+	SHLQ      $32, R14; \
+	ORQ       R14, R8; \
+	MOVQ      R8, (DI)(DX*2)
+
 // ESCAPES computes the block's escaped characters, as escapedChars does,
 // into R9, stored to (DI)(DX*1) (esc[blk]: DX is esc - quotes), and the
 // next prevEsc into R8; then the unescaped quotes into AX, stored to (DI):
@@ -155,6 +164,7 @@ loop:
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
 	MASKS
+	HIMASK
 	TESTL   R12, R12
 	JNE     ctlBlock
 	ESCAPES
@@ -207,6 +217,11 @@ tail:
 	ANDQ    R8, BX
 	ANDQ    R8, R12
 	ANDQ    R8, R13
+	VPMOVMSKB Y0, R14
+	VPMOVMSKB Y1, DX
+	SHLQ    $32, DX
+	ORQ     DX, R14
+	ANDQ    R8, R14
 	JMP     tailCombine
 
 	// Else the 64 bytes ending at SI+r are in SI's page or in the line:
@@ -222,10 +237,17 @@ tailBack:
 	SHRQ    CX, BX
 	SHRQ    CX, R12
 	SHRQ    CX, R13
+	VPMOVMSKB Y0, R14
+	VPMOVMSKB Y1, DX
+	SHLQ    $32, DX
+	ORQ     DX, R14
+	SHRQ    CX, R14
 
+	// R14: the bytes >= 0x80 of the line's last r bytes.
 tailCombine:
 	MOVQ    esc+24(FP), DX
 	SUBQ    quotes+16(FP), DX
+	MOVQ    R14, (DI)(DX*2)
 	ESCAPES
 	INSTRING
 	ANDQ    R10, R12

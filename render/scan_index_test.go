@@ -71,6 +71,26 @@ func checkIndex(t *testing.T, b []byte) {
 	if asmOK != genOK || !equalWords(asm, gen) {
 		t.Fatalf("AVX2 index(%q) = %v %x, generic %v %x", b, asmOK, asm, genOK, gen)
 	}
+	if !genOK {
+		return
+	}
+	// The escape and high-byte bitmaps of a valid line, against the
+	// generic path and a byte-by-byte reference.
+	var g, a jsonScanner
+	withScanSettings(chunkSize, false, func() { g.index(b) })
+	withScanSettings(chunkSize, true, func() { a.index(b) })
+	refHi := make([]uint64, len(g.hi))
+	for i, c := range b {
+		if c >= 0x80 {
+			refHi[i/64] |= 1 << (i % 64)
+		}
+	}
+	if !equalWords(g.hi, refHi) || !equalWords(a.hi, refHi) {
+		t.Fatalf("hi bitmap of %q: generic %x, AVX2 %x, want %x", b, g.hi, a.hi, refHi)
+	}
+	if !equalWords(a.esc, g.esc) {
+		t.Fatalf("esc bitmap of %q: AVX2 %x, generic %x", b, a.esc, g.esc)
+	}
 }
 
 func equalWords(a, b []uint64) bool {

@@ -19,7 +19,7 @@ import (
 // indexed.
 func (s *jsonScanner) strLen(a, e int) int {
 	b := s.b
-	if !utf8.Valid(b[a:e]) {
+	if !s.validUTF8(a, e) {
 		return jsonstr.Len(b[a:e])
 	}
 	n := e - a - s.escCount(a, e) // every escape: two bytes for one
@@ -64,4 +64,43 @@ func (s *jsonScanner) escCount(a, e int) int {
 func (s *jsonScanner) hasUnicodeEscape(a, e int) bool {
 	i := sort.SearchInts(s.uesc, a)
 	return i < len(s.uesc) && s.uesc[i] < e
+}
+
+// validUTF8 is utf8.Valid(s.b[a:e]), looking only at the bytes >= 0x80
+// the index marked: ASCII needs no check.
+func (s *jsonScanner) validUTF8(a, e int) bool {
+	if a >= e {
+		return true
+	}
+	b := s.b
+	next := a // the first byte not yet checked
+	for w := a >> 6; w <= (e-1)>>6; w++ {
+		m := s.hi[w]
+		if w == a>>6 {
+			m &= ^uint64(0) << (a & 63)
+		}
+		if w == (e-1)>>6 {
+			m &= ^uint64(0) >> (63 - (e-1)&63)
+		}
+		for ; m != 0; m &= m - 1 {
+			p := w<<6 + bits.TrailingZeros64(m)
+			if p < next {
+				continue // a continuation byte of the rune just checked
+			}
+			// p starts a rune: the common 2- and 3-byte forms inline.
+			if c := b[p]; p+2 < e && c >= 0xE1 && c <= 0xEF && c != 0xED && b[p+1]&0xC0 == 0x80 && b[p+2]&0xC0 == 0x80 {
+				next = p + 3
+				continue
+			} else if p+1 < e && c >= 0xC2 && c <= 0xDF && b[p+1]&0xC0 == 0x80 {
+				next = p + 2
+				continue
+			}
+			r, size := utf8.DecodeRune(b[p:e])
+			if r == utf8.RuneError && size == 1 {
+				return false
+			}
+			next = p + size
+		}
+	}
+	return true
 }

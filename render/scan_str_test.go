@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"bottle/render/jsonstr"
 )
@@ -33,6 +34,9 @@ func checkStrLenAt(t *testing.T, body string, avx bool) {
 			a := len(`{"k":"`) + pad + len(`","s":"`)
 			e := a + len(body)
 			raw := []byte(body)
+			if got, want := s.validUTF8(a, e), utf8.Valid(raw); got != want {
+				t.Fatalf("validUTF8(%q) = %v, want %v (avx2 %v)", body, got, want, avx)
+			}
 			if got, want := s.strLen(a, e), jsonstr.Len(raw); got != want {
 				t.Fatalf("strLen(%q) = %d, want %d (avx2 %v)", body, got, want, avx)
 			}

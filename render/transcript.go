@@ -176,10 +176,10 @@ func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, first
 	if size := sizeHint(r); size > 0 && !firstPrompt {
 		// Grow the transcript's slices once instead of doubling them up
 		// from nothing (corpus and synthetic transcripts hold an event per
-		// 12–16 KB, a tool call per 20 KB, an entry per 7 KB).
-		p.t.Events = make([]Event, 0, min(size/16384, 1<<20)+16)
-		p.t.Tools = make([]ToolCall, 0, min(size/24576, 1<<20)+16)
-		p.seen = make(map[[16]byte]struct{}, min(size/8192, 1<<22))
+		// 12–16 KB, a tool call per 20 KB, an entry per 3–7 KB).
+		p.t.Events = make([]Event, 0, min(size/12288, 1<<20)+16)
+		p.t.Tools = make([]ToolCall, 0, min(size/16384, 1<<20)+16)
+		p.seen = make(map[[16]byte]struct{}, min(size/3072, 1<<22))
 	}
 	var src chunkSource = &lineReader{r: r}
 	var err error
