@@ -180,6 +180,12 @@ func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, first
 		p.t.Events = make([]Event, 0, min(size/12288, 1<<20)+16)
 		p.t.Tools = make([]ToolCall, 0, min(size/16384, 1<<20)+16)
 		p.seen = make(map[[16]byte]struct{}, min(size/3072, 1<<22))
+		// Write the slices' fresh pages now: a first access by the
+		// collector's write barrier (which reads a slot before writing it)
+		// would map the zero page, and the write after it would cost a
+		// second fault and a TLB flush on every core.
+		clear(p.t.Events[:cap(p.t.Events)])
+		clear(p.t.Tools[:cap(p.t.Tools)])
 	}
 	var src chunkSource = &lineReader{r: r}
 	var err error
