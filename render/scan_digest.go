@@ -1,6 +1,7 @@
 package render
 
 import (
+	"iter"
 	"sync/atomic"
 	"unsafe"
 )
@@ -83,7 +84,13 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 			cwd = decodeString(r.cwd)
 		}
 		if isStr {
-			d, pend := digestRaw(t.name, t.input, body, !s.hasUnicodeEscape(res.content.a+1, res.content.b-1), res.isError, cwd)
+			a, e := res.content.a+1, res.content.b-1
+			noU := !s.hasUnicodeEscape(a, e)
+			var nl iter.Seq[int]
+			if noU {
+				nl = s.newlinesIn(a, e)
+			}
+			d, pend := digestRaw(t.name, t.input, body, noU, nl, res.isError, cwd)
 			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, digest: d, pending: pend}
 			continue
 		}

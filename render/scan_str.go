@@ -1,6 +1,7 @@
 package render
 
 import (
+	"iter"
 	"math/bits"
 	"sort"
 	"unicode"
@@ -103,4 +104,30 @@ func (s *jsonScanner) validUTF8(a, e int) bool {
 		}
 	}
 	return true
+}
+
+// newlinesIn yields, for the string body s.b[a:e], the offset in the body
+// of the backslash of each "\n" escape: the escaped characters that are
+// an n.
+func (s *jsonScanner) newlinesIn(a, e int) iter.Seq[int] {
+	b, esc := s.b, s.esc
+	return func(yield func(int) bool) {
+		if a >= e {
+			return
+		}
+		for w := a >> 6; w <= (e-1)>>6; w++ {
+			m := esc[w]
+			if w == a>>6 {
+				m &= ^uint64(0) << (a & 63)
+			}
+			if w == (e-1)>>6 {
+				m &= ^uint64(0) >> (63 - (e-1)&63)
+			}
+			for ; m != 0; m &= m - 1 {
+				if p := w<<6 + bits.TrailingZeros64(m); b[p] == 'n' && !yield(p-1-a) {
+					return
+				}
+			}
+		}
+	}
 }

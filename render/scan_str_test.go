@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -39,6 +40,15 @@ func checkStrLenAt(t *testing.T, body string, avx bool) {
 			}
 			if got, want := s.strLen(a, e), jsonstr.Len(raw); got != want {
 				t.Fatalf("strLen(%q) = %d, want %d (avx2 %v)", body, got, want, avx)
+			}
+			var wantNL []int
+			for i := range jsonstr.Escapes(raw) {
+				if raw[i+1] == 'n' {
+					wantNL = append(wantNL, i)
+				}
+			}
+			if got := slices.Collect(s.newlinesIn(a, e)); !slices.Equal(got, wantNL) {
+				t.Fatalf("newlinesIn(%q) = %v, want %v (avx2 %v)", body, got, wantNL, avx)
 			}
 			if got, want := s.hasUnicodeEscape(a, e), hasU(raw); got != want {
 				t.Fatalf("hasUnicodeEscape(%q) = %v, want %v (avx2 %v)", body, got, want, avx)

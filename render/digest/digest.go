@@ -19,6 +19,7 @@ package digest
 
 import (
 	"encoding/json"
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -64,6 +65,10 @@ type Call struct {
 	// escape (the transcript scanner knows): every newline in it is a
 	// "\n", which can be searched for directly.
 	ResultNoUnicodeEscapes bool
+	// ResultNewlines, when set with ResultNoUnicodeEscapes, yields the
+	// offset in ResultRaw of the backslash of each "\n" escape, in order,
+	// from a caller that knows them already (the transcript scanner).
+	ResultNewlines iter.Seq[int]
 	// The decoded ResultRaw, once needed: whole (in Result) or its start.
 	decoded bool
 	head    string // the decoded start, once hasHead

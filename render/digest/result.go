@@ -129,7 +129,7 @@ func (c *Call) forResultLines(f func(line string)) {
 	}
 	raw := c.ResultRaw
 	start := 0
-	for k := range newlines(raw) {
+	for k := range c.newlines() {
 		rawLine(raw, start, k, f)
 		start = k + 2
 	}
@@ -189,6 +189,14 @@ func rawLineDecoded(line []byte, f func(string)) {
 	}
 }
 
+// newlines is ResultNewlines, or newlines(c.ResultRaw).
+func (c *Call) newlines() iter.Seq[int] {
+	if c.ResultNewlines != nil {
+		return c.ResultNewlines
+	}
+	return newlines(c.ResultRaw)
+}
+
 // newlines yields the offset of the backslash of each "\n" escape in raw,
 // in order. It looks for a backslash followed by an n 8 bytes at a time.
 func newlines(raw []byte) iter.Seq[int] {
@@ -244,7 +252,7 @@ func (c *Call) countNumberedResult() int {
 	raw := c.ResultRaw
 	if c.ResultNoUnicodeEscapes {
 		// Every decoded newline is a "\n": find them directly.
-		return countNumberedLines(raw)
+		return countNumberedLines(raw, c.newlines())
 	}
 	n, start := 0, 0
 	for i := range jsonstr.Escapes(raw) {
@@ -270,10 +278,10 @@ func (c *Call) countNumberedResult() int {
 }
 
 // countNumberedLines is countNumberedResult for a body without \u
-// escapes, whose newlines are all spelled "\n".
-func countNumberedLines(raw []byte) int {
+// escapes, whose newlines are all spelled "\n" (at the offsets nl yields).
+func countNumberedLines(raw []byte, nl iter.Seq[int]) int {
 	n, start := 0, 0
-	for k := range newlines(raw) {
+	for k := range nl {
 		if numberedRaw(raw[start:k]) {
 			n++
 		}

@@ -95,6 +95,20 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 				t.Fatalf("%s %s, no \\u: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, gl, gp, wl, wp)
 			}
 		}
+		// And with the newlines handed over, as the scanner does.
+		if !hasUnicodeEscape(raw) {
+			lazy.ResultNoUnicodeEscapes = true
+			lazy.ResultNewlines = func(yield func(int) bool) {
+				for i := range jsonstr.Escapes(raw) {
+					if raw[i+1] == 'n' && !yield(i) {
+						return
+					}
+				}
+			}
+			if gl, gp := Both(lazy, cwd); gl != wl || gp != wp {
+				t.Fatalf("%s %s, newlines given: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, gl, gp, wl, wp)
+			}
+		}
 	}
 }
 
