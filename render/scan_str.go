@@ -89,18 +89,20 @@ func (s *jsonScanner) validUTF8(a, e int) bool {
 				continue // a continuation byte of the rune just checked
 			}
 			// p starts a rune: the common 2- and 3-byte forms inline.
+			size := 0
 			if c := b[p]; p+2 < e && c >= 0xE1 && c <= 0xEF && c != 0xED && b[p+1]&0xC0 == 0x80 && b[p+2]&0xC0 == 0x80 {
-				next = p + 3
-				continue
+				size = 3
 			} else if p+1 < e && c >= 0xC2 && c <= 0xDF && b[p+1]&0xC0 == 0x80 {
-				next = p + 2
-				continue
-			}
-			r, size := utf8.DecodeRune(b[p:e])
-			if r == utf8.RuneError && size == 1 {
-				return false
+				size = 2
+			} else {
+				var r rune
+				if r, size = utf8.DecodeRune(b[p:e]); r == utf8.RuneError && size == 1 {
+					return false
+				}
 			}
 			next = p + size
+			// Drop the rune's continuation bytes in this word at once.
+			m &^= (1<<(size-1) - 1) << (p&63 + 1)
 		}
 	}
 	return true

@@ -82,10 +82,10 @@ func (mr *mapReader) next(c *chunk) (bool, error) {
 	}
 	end := min(mr.off+mapChunk, len(mr.m))
 	if end < len(mr.m) {
-		if i := bytes.LastIndexByte(mr.m[mr.off:end], '\n'); i >= 0 {
-			end = mr.off + i + 1
-		} else if i := bytes.IndexByte(mr.m[end:], '\n'); i >= 0 {
-			end += i + 1 // one line longer than a chunk: the scan counts it
+		// The chunk ends with the line running past mapChunk (found
+		// forward: bytes.LastIndexByte does not use vector instructions).
+		if i := bytes.IndexByte(mr.m[end:], '\n'); i >= 0 {
+			end += i + 1
 		} else {
 			end = len(mr.m)
 		}
