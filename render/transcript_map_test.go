@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -100,5 +101,42 @@ func skipUnlessMapped(t *testing.T) {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("transcripts are memory-mapped on Linux only")
+	}
+}
+
+// Concurrent renders of one mapped transcript (the MCP server's case) each
+// map, read and unmap it on their own and agree byte for byte.
+func TestMappedConcurrentRenders(t *testing.T) {
+	skipUnlessMapped(t)
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, genTranscript(t, 2*mapMin), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: -1, Now: time.Unix(0, 0), Location: time.UTC}
+	want, err := Render(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for range 3 {
+				got, err := Render(context.Background(), o)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(got.Markdown, want.Markdown) {
+					errs <- errors.New("a concurrent render differs")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }
