@@ -499,17 +499,6 @@ type span struct{ a, b int }
 // raw returns the bytes of sp.
 func (s *jsonScanner) raw(sp span) []byte { return s.b[sp.a:sp.b] }
 
-// plain reports whether raw string content decodes to itself: no escapes
-// and valid UTF-8.
-func plain(raw []byte) bool { return jsonstr.Plain(raw) }
-
-// decodeString decodes raw JSON string content (valid: index checked it)
-// as encoding/json does.
-func decodeString(raw []byte) string { return jsonstr.Decode(raw) }
-
-// decodeAppend appends the decoded raw string content to dst.
-func decodeAppend(dst, raw []byte) []byte { return jsonstr.Append(dst, raw) }
-
 // fieldSet matches object keys to a struct's fields as encoding/json does:
 // an exact name first, else equal under Unicode simple case folding.
 type fieldSet struct {
@@ -653,7 +642,7 @@ func asciiKey(key []byte) bool {
 
 // matchFolded matches a key with escapes or non-ASCII bytes.
 func (fs *fieldSet) matchFolded(key []byte) int {
-	k := foldName([]byte(decodeString(key)))
+	k := foldName([]byte(jsonstr.Decode(key)))
 	for i, f := range fs.folded {
 		if string(k) == f {
 			return i + 1

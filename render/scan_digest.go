@@ -4,6 +4,8 @@ import (
 	"iter"
 	"sync/atomic"
 	"unsafe"
+
+	"bottle/render/jsonstr"
 )
 
 // speculator digests tool calls in a scanning worker, so that the digests
@@ -81,7 +83,7 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 		if c := sp.cwd.Load(); c != nil {
 			cwd = *c
 		} else if len(r.cwd) > 0 {
-			cwd = decodeString(r.cwd)
+			cwd = jsonstr.Decode(r.cwd)
 		}
 		if isStr {
 			a, e := res.content.a+1, res.content.b-1

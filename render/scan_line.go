@@ -3,6 +3,8 @@ package render
 import (
 	"strconv"
 	"time"
+
+	"bottle/render/jsonstr"
 )
 
 // recKind says what a transcript line is, as far as the reader cares.
@@ -196,8 +198,8 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	// The type, decoded in place when plain: no string is made of it.
 	var t []byte
 	if typ.set {
-		if t = s.raw(typ.span); !plain(t) {
-			s.tmp = decodeAppend(s.tmp[:0], t)
+		if t = s.raw(typ.span); !jsonstr.Plain(t) {
+			s.tmp = jsonstr.Append(s.tmp[:0], t)
 			t = s.tmp
 		}
 	}
@@ -226,8 +228,8 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 			// The usual uuid: plain, no need to look for escapes.
 			r.hasUUID, r.uuid = true, k
 		} else {
-			if !plain(raw) {
-				s.tmp = decodeAppend(s.tmp[:0], raw)
+			if !jsonstr.Plain(raw) {
+				s.tmp = jsonstr.Append(s.tmp[:0], raw)
 				raw = s.tmp
 			}
 			if len(raw) > 0 {
@@ -278,10 +280,10 @@ func (s *jsonScanner) fieldString(f str) string {
 // decode decodes raw string content, through a reused buffer when it has
 // escapes.
 func (s *jsonScanner) decode(raw []byte) string {
-	if plain(raw) {
+	if jsonstr.Plain(raw) {
 		return string(raw)
 	}
-	s.tmp = decodeAppend(s.tmp[:0], raw)
+	s.tmp = jsonstr.Append(s.tmp[:0], raw)
 	return string(s.tmp)
 }
 
@@ -291,10 +293,10 @@ func (s *jsonScanner) fieldIs(f str, want string) bool {
 		return want == ""
 	}
 	raw := s.raw(f.span)
-	if plain(raw) {
+	if jsonstr.Plain(raw) {
 		return string(raw) == want
 	}
-	return decodeString(raw) == want
+	return jsonstr.Decode(raw) == want
 }
 
 // strField decodes a string field's value at p into f (null leaves it);
@@ -600,7 +602,7 @@ func (s *jsonScanner) resultAppend(dst []byte, v val) []byte {
 	b := s.b
 	switch b[v.a] {
 	case '"':
-		return decodeAppend(dst, b[v.a+1:v.b-1])
+		return jsonstr.Append(dst, b[v.a+1:v.b-1])
 	case '[':
 	default:
 		return dst
@@ -637,7 +639,7 @@ func (s *jsonScanner) resultAppend(dst []byte, v val) []byte {
 		switch t := s.fieldString(it.typ); t {
 		case "text":
 			if it.text.set {
-				dst = decodeAppend(dst, s.raw(it.text.span))
+				dst = jsonstr.Append(dst, s.raw(it.text.span))
 			}
 		case "image":
 			dst = append(dst, "[image]"...)

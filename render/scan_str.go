@@ -45,20 +45,23 @@ func (s *jsonScanner) strLen(a, e int) int {
 
 // escCount counts the escaped characters in s.b[a:e].
 func (s *jsonScanner) escCount(a, e int) int {
-	if a >= e {
-		return 0
-	}
-	wa, wb := a>>6, (e-1)>>6
-	lo := ^uint64(0) << (a & 63)
-	hi := ^uint64(0) >> (63 - (e-1)&63)
-	if wa == wb {
-		return bits.OnesCount64(s.esc[wa] & lo & hi)
-	}
-	n := bits.OnesCount64(s.esc[wa]&lo) + bits.OnesCount64(s.esc[wb]&hi)
-	for _, w := range s.esc[wa+1 : wb] {
-		n += bits.OnesCount64(w)
+	n := 0
+	for w := a >> 6; a < e && w <= (e-1)>>6; w++ {
+		n += bits.OnesCount64(spanBits(s.esc, w, a, e))
 	}
 	return n
+}
+
+// spanBits is word w of the bitmap bm with only the bits of bytes a..e-1.
+func spanBits(bm []uint64, w, a, e int) uint64 {
+	m := bm[w]
+	if w == a>>6 {
+		m &= ^uint64(0) << (a & 63)
+	}
+	if w == (e-1)>>6 {
+		m &= ^uint64(0) >> (63 - (e-1)&63)
+	}
+	return m
 }
 
 // hasUnicodeEscape reports whether s.b[a:e] holds a \uXXXX escape.
@@ -76,14 +79,7 @@ func (s *jsonScanner) validUTF8(a, e int) bool {
 	b := s.b
 	next := a // the first byte not yet checked
 	for w := a >> 6; w <= (e-1)>>6; w++ {
-		m := s.hi[w]
-		if w == a>>6 {
-			m &= ^uint64(0) << (a & 63)
-		}
-		if w == (e-1)>>6 {
-			m &= ^uint64(0) >> (63 - (e-1)&63)
-		}
-		for ; m != 0; m &= m - 1 {
+		for m := spanBits(s.hi, w, a, e); m != 0; m &= m - 1 {
 			p := w<<6 + bits.TrailingZeros64(m)
 			if p < next {
 				continue // a continuation byte of the rune just checked
@@ -118,14 +114,7 @@ func (s *jsonScanner) newlinesIn(a, e int) iter.Seq[int] {
 			return
 		}
 		for w := a >> 6; w <= (e-1)>>6; w++ {
-			m := esc[w]
-			if w == a>>6 {
-				m &= ^uint64(0) << (a & 63)
-			}
-			if w == (e-1)>>6 {
-				m &= ^uint64(0) >> (63 - (e-1)&63)
-			}
-			for ; m != 0; m &= m - 1 {
+			for m := spanBits(esc, w, a, e); m != 0; m &= m - 1 {
 				if p := w<<6 + bits.TrailingZeros64(m); b[p] == 'n' && !yield(p-1-a) {
 					return
 				}

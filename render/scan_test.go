@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"bottle/internal/corpustest"
+	"bottle/render/jsonstr"
 )
 
 // The scanner must read every transcript exactly as the json.Unmarshal
@@ -240,14 +241,14 @@ func TestDecodeString(t *testing.T) {
 		if err := json.Unmarshal([]byte(`"`+raw+`"`), &want); err != nil {
 			t.Fatalf("%q: %v", raw, err)
 		}
-		if got := decodeString([]byte(raw)); got != want {
-			t.Fatalf("decodeString(%q) = %q, want %q", raw, got, want)
+		if got := jsonstr.Decode([]byte(raw)); got != want {
+			t.Fatalf("jsonstr.Decode(%q) = %q, want %q", raw, got, want)
 		}
-		if got := string(decodeAppend([]byte("pre"), []byte(raw))); got != "pre"+want {
-			t.Fatalf("decodeAppend(%q) = %q, want %q", raw, got, "pre"+want)
+		if got := string(jsonstr.Append([]byte("pre"), []byte(raw))); got != "pre"+want {
+			t.Fatalf("jsonstr.Append(%q) = %q, want %q", raw, got, "pre"+want)
 		}
-		if !utf8.ValidString(decodeString([]byte(raw))) {
-			t.Fatalf("decodeString(%q) is not valid UTF-8", raw)
+		if !utf8.ValidString(jsonstr.Decode([]byte(raw))) {
+			t.Fatalf("jsonstr.Decode(%q) is not valid UTF-8", raw)
 		}
 	}
 }

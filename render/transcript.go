@@ -17,6 +17,8 @@ import (
 
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/panics"
+
+	"bottle/render/jsonstr"
 )
 
 // MaxLineBytes is the longest transcript line the reader decodes. Real lines
@@ -239,14 +241,13 @@ const maxKeptBuffer = 4 << 20
 
 // chunk is a run of whole lines and, once scanned, their records.
 type chunk struct {
-	buf []byte // the read buffer (data is a prefix of it), if any
-	// start and end: the chunk's offsets in a mapped file
-	start, end int
-	data       []byte // whole lines; the last one lacks its newline only at EOF
-	eof        bool
-	lines      int // lines scanned (Diagnostics.Lines)
-	over       int // oversized lines among them
-	recs       []lineRec
+	buf   []byte // the read buffer (data is a prefix of it), if any
+	end   int    // in a mapped file: the offset after the chunk
+	data  []byte // whole lines; the last one lacks its newline only at EOF
+	eof   bool
+	lines int // lines scanned (Diagnostics.Lines)
+	over  int // oversized lines among them
+	recs  []lineRec
 	// scanned is set once the records are ready to apply.
 	scanned atomic.Bool
 	pc      panics.Catcher
@@ -713,10 +714,10 @@ func (p *parser) line(r *lineRec) {
 	}
 	ts := r.ts
 	if p.t.SessionID == "" && len(r.sessionID) > 0 {
-		p.t.SessionID = decodeString(r.sessionID)
+		p.t.SessionID = jsonstr.Decode(r.sessionID)
 	}
 	if p.t.Cwd == "" && len(r.cwd) > 0 {
-		p.t.Cwd = decodeString(r.cwd)
+		p.t.Cwd = jsonstr.Decode(r.cwd)
 		cwd := p.t.Cwd
 		p.cwd.Store(&cwd)
 	}

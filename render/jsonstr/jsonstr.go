@@ -64,47 +64,18 @@ func Decode(raw []byte) string {
 // Append appends the decoded string to dst.
 func Append(dst, raw []byte) []byte { return appendUpTo(dst, raw, math.MaxInt) }
 
-// AppendPrefix appends a prefix of the decoded string to dst: all of it, or
+// appendPrefix appends a prefix of the decoded string to dst: all of it, or
 // at least n bytes of it. The bytes appended are exactly the start of what
 // Append would append; no rune is cut.
-func AppendPrefix(dst, raw []byte, n int) []byte {
+func appendPrefix(dst, raw []byte, n int) []byte {
 	return appendUpTo(dst, raw, len(dst)+n)
 }
 
-// DecodePrefix returns AppendPrefix(nil, raw, n) as a string.
+// DecodePrefix returns a prefix of the decoded string: all of it, or at
+// least n bytes of it, exactly as Decode starts and cutting no rune.
 func DecodePrefix(raw []byte, n int) string {
-	b := AppendPrefix(nil, raw, n)
+	b := appendPrefix(nil, raw, n)
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is ours alone
-}
-
-// Len returns the length in bytes of the decoded string without building
-// it.
-func Len(raw []byte) int {
-	if !utf8.Valid(raw) {
-		return slowLen(raw)
-	}
-	// Valid UTF-8 decodes to itself: only the escapes change the length.
-	n, pair := len(raw), -1
-	for i := range Escapes(raw) {
-		switch {
-		case i == pair:
-			continue // the second half of a surrogate pair, counted
-		case raw[i+1] != 'u':
-			n-- // two bytes for one
-			continue
-		}
-		r := getu4(raw[i:])
-		if utf16.IsSurrogate(r) {
-			if dec := utf16.DecodeRune(r, getu4(raw[i+6:])); dec != unicode.ReplacementChar {
-				n += utf8.RuneLen(dec) - 12 // two escapes, one rune
-				pair = i + 6
-				continue
-			}
-			r = unicode.ReplacementChar
-		}
-		n += utf8.RuneLen(r) - 6
-	}
-	return n
 }
 
 // Escapes yields the offset of the backslash of each escape in raw, in
@@ -151,8 +122,10 @@ func Escapes(raw []byte) iter.Seq[int] {
 	}
 }
 
-// slowLen measures raw with invalid UTF-8 in it, escape by escape.
-func slowLen(raw []byte) int {
+// Len returns the length in bytes of the decoded string without building
+// it. (The transcript scanner measures valid UTF-8 from its own bitmaps and
+// comes here for the rest.)
+func Len(raw []byte) int {
 	n := 0
 	for {
 		i := bytes.IndexByte(raw, '\\')

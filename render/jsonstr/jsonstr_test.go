@@ -80,19 +80,19 @@ func check(t *testing.T, raw []byte) {
 		if n < 0 {
 			continue
 		}
-		got := string(AppendPrefix([]byte("ab"), raw, n))
+		got := string(appendPrefix([]byte("ab"), raw, n))
 		p, ok := strings.CutPrefix(got, "ab")
 		if !ok || !strings.HasPrefix(want, p) {
-			t.Fatalf("AppendPrefix(%q, %d) = %q: not a prefix of %q", raw, n, got, want)
+			t.Fatalf("appendPrefix(%q, %d) = %q: not a prefix of %q", raw, n, got, want)
 		}
 		if dp := DecodePrefix(raw, n); dp != p {
 			t.Fatalf("DecodePrefix(%q, %d) = %q, want %q", raw, n, dp, p)
 		}
 		if len(p) < n && len(p) != len(want) {
-			t.Fatalf("AppendPrefix(%q, %d) = %q: too short", raw, n, p)
+			t.Fatalf("appendPrefix(%q, %d) = %q: too short", raw, n, p)
 		}
 		if len(p) < len(want) && !utf8.RuneStart(want[len(p)]) {
-			t.Fatalf("AppendPrefix(%q, %d) = %q: cuts a rune", raw, n, p)
+			t.Fatalf("appendPrefix(%q, %d) = %q: cuts a rune", raw, n, p)
 		}
 	}
 }
@@ -149,7 +149,7 @@ func BenchmarkLen(b *testing.B) {
 	b.Run("Prefix", func(b *testing.B) {
 		var dst []byte
 		for b.Loop() {
-			dst = AppendPrefix(dst[:0], raw, 2049)
+			dst = appendPrefix(dst[:0], raw, 2049)
 		}
 	})
 }
