@@ -200,6 +200,10 @@ func (w *world) checkHookLog(r *run) {
 			t.Errorf("step %s: the MCP server logged a problem: %q", r.name, l.raw)
 		case !strings.HasPrefix(l.outcome, "ok") && !strings.HasPrefix(l.outcome, "skipped"):
 			t.Errorf("step %s: hook failed: %q", r.name, l.raw)
+		case l.hook == "stop" && l.outcome != "ok":
+			// Claude Code writes the transcript up to 100 ms after it runs
+			// the Stop hook; the hook waits for the turn's last message.
+			t.Errorf("step %s: the Stop hook rendered without the turn: %q", r.name, l.raw)
 		case hookDeadline[l.hook] == 0:
 			t.Errorf("step %s: unexpected log line %q", r.name, l.raw)
 		case l.dur > hookDeadline[l.hook]:

@@ -59,6 +59,9 @@ type hookPayload struct {
 	Source         string `json:"source"`           // SessionStart
 	Reason         string `json:"reason"`           // SessionEnd
 	StopHookActive bool   `json:"stop_hook_active"` // Stop; we never block, so it needs no guard
+	// LastAssistant is the text of the turn's last assistant message (Stop,
+	// Claude Code 2.1.197 on): its blocks joined by "\n", trimmed.
+	LastAssistant string `json:"last_assistant_message"`
 }
 
 // hook is one of the hook commands.
@@ -363,6 +366,16 @@ func sessionStartAnswer(additionalContext string) ([]byte, error) {
 
 // stopRender re-renders the bottle after a turn: a live session diary.
 func stopRender(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
+	waited := awaitTurn(ctx, p, transcriptSettle)
+	res, err := renderAndWrite(ctx, h, p)
+	if err == nil && waited != "" {
+		res.note = waited
+	}
+	return res, err
+}
+
+// renderAndWrite renders the session's bottle and writes it.
+func renderAndWrite(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
 	path, err := transcriptOf(h.env, p)
 	if err != nil {
 		return hookResult{}, err
@@ -390,7 +403,7 @@ func sessionEnd(ctx context.Context, h hookEnv, p hookPayload) (hookResult, erro
 		}
 		return hookResult{note: "archived"}, nil
 	}
-	return stopRender(ctx, h, p)
+	return renderAndWrite(ctx, h, p)
 }
 
 // writeBottle writes a rendered bottle into the bottles folder and returns
