@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/json"
-	"iter"
 
 	"bottle/render/digest"
 )
@@ -19,10 +18,14 @@ func defaultDigester(name string, input json.RawMessage, result string, hasResul
 // digestRaw is defaultDigester for a result whose content is a JSON string,
 // handed on undecoded: body is the valid body of that string. The digest
 // decodes only what it reads (most tools read the first lines).
-// noU tells that the body holds no \uXXXX escape; newlines, if not nil,
-// yields its "\n" escapes (digest.Call.ResultNewlines).
-func digestRaw(name string, input json.RawMessage, body []byte, noU bool, newlines iter.Seq[int], isError bool, cwd string) (string, string) {
+// noU tells that the body holds no \uXXXX escape; with it, esc (if not
+// nil) marks the body's escaped characters from bit at on
+// (digest.Call.ResultEscapes).
+func digestRaw(name string, input json.RawMessage, body []byte, noU bool, esc []uint64, at int, isError bool, cwd string) (string, string) {
 	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: body,
-		ResultNoUnicodeEscapes: noU, ResultNewlines: newlines, IsError: isError}
+		ResultNoUnicodeEscapes: noU, IsError: isError}
+	if noU {
+		c.ResultEscapes, c.ResultEscapesAt = esc, at
+	}
 	return digest.Both(c, cwd)
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"iter"
 	"sync/atomic"
 	"unsafe"
 
@@ -88,11 +87,7 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 		if isStr {
 			a, e := res.content.a+1, res.content.b-1
 			noU := !s.hasUnicodeEscape(a, e)
-			var nl iter.Seq[int]
-			if noU {
-				nl = s.newlinesIn(a, e)
-			}
-			d, pend := digestRaw(t.name, t.input, body, noU, nl, res.isError, cwd)
+			d, pend := digestRaw(t.name, t.input, body, noU, s.esc, a, res.isError, cwd)
 			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, digest: d, pending: pend}
 			continue
 		}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"iter"
 	"math/bits"
 	"sort"
 	"unicode"
@@ -102,23 +101,4 @@ func (s *jsonScanner) validUTF8(a, e int) bool {
 		}
 	}
 	return true
-}
-
-// newlinesIn yields, for the string body s.b[a:e], the offset in the body
-// of the backslash of each "\n" escape: the escaped characters that are
-// an n.
-func (s *jsonScanner) newlinesIn(a, e int) iter.Seq[int] {
-	b, esc := s.b, s.esc
-	return func(yield func(int) bool) {
-		if a >= e {
-			return
-		}
-		for w := a >> 6; w <= (e-1)>>6; w++ {
-			for m := spanBits(esc, w, a, e); m != 0; m &= m - 1 {
-				if p := w<<6 + bits.TrailingZeros64(m); b[p] == 'n' && !yield(p-1-a) {
-					return
-				}
-			}
-		}
-	}
 }

@@ -890,7 +890,7 @@ func (p *parser) result(r *toolResult) {
 		// the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, body, false, nil, r.isError, p.t.Cwd)
+		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, body, false, nil, 0, r.isError, p.t.Cwd)
 		return
 	}
 	if !r.decoded {

@@ -19,7 +19,6 @@ package digest
 
 import (
 	"encoding/json"
-	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -65,10 +64,14 @@ type Call struct {
 	// escape (the transcript scanner knows): every newline in it is a
 	// "\n", which can be searched for directly.
 	ResultNoUnicodeEscapes bool
-	// ResultNewlines, when set with ResultNoUnicodeEscapes, yields the
-	// offset in ResultRaw of the backslash of each "\n" escape, in order,
-	// from a caller that knows them already (the transcript scanner).
-	ResultNewlines iter.Seq[int]
+	// ResultEscapes, when set with ResultNoUnicodeEscapes, marks the
+	// escaped characters of ResultRaw (each one after an escaping
+	// backslash), from a caller that knows them already (the transcript
+	// scanner): with k = i + ResultEscapesAt, ResultRaw[i] is escaped when
+	// bit k%64 of ResultEscapes[k/64] is set. Bits outside ResultRaw are
+	// ignored.
+	ResultEscapes   []uint64
+	ResultEscapesAt int
 	// The decoded ResultRaw, once needed: whole (in Result) or its start.
 	decoded bool
 	head    string // the decoded start, once hasHead

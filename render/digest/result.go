@@ -189,12 +189,50 @@ func rawLineDecoded(line []byte, f func(string)) {
 	}
 }
 
-// newlines is ResultNewlines, or newlines(c.ResultRaw).
+// newlines yields the offset of the backslash of each "\n" escape in
+// ResultRaw, in order: from ResultEscapes when given, else searched.
 func (c *Call) newlines() iter.Seq[int] {
-	if c.ResultNewlines != nil {
-		return c.ResultNewlines
+	if c.ResultEscapes == nil {
+		return newlines(c.ResultRaw)
 	}
-	return newlines(c.ResultRaw)
+	raw, esc, at := c.ResultRaw, c.ResultEscapes, c.ResultEscapesAt
+	return func(yield func(int) bool) {
+		for k := range escapedIn(esc, at, len(raw)) {
+			if raw[k] == 'n' && !yield(k-1) {
+				return
+			}
+		}
+	}
+}
+
+// escapedIn yields the offsets i < n whose bit i+at is set in esc, in
+// order.
+func escapedIn(esc []uint64, at, n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if n <= 0 {
+			return
+		}
+		a, e := at, at+n
+		for w := a >> 6; w <= (e-1)>>6; w++ {
+			for m := spanBits(esc[w], w, a, e); m != 0; m &= m - 1 {
+				if !yield(w<<6 + bits.TrailingZeros64(m) - at) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// spanBits is word m (word w of a bitmap) with the bits outside [a, e)
+// cleared.
+func spanBits(m uint64, w, a, e int) uint64 {
+	if w == a>>6 {
+		m &= ^uint64(0) << (a & 63)
+	}
+	if w == (e-1)>>6 {
+		m &= ^uint64(0) >> (63 - (e-1)&63)
+	}
+	return m
 }
 
 // newlines yields the offset of the backslash of each "\n" escape in raw,
@@ -252,7 +290,10 @@ func (c *Call) countNumberedResult() int {
 	raw := c.ResultRaw
 	if c.ResultNoUnicodeEscapes {
 		// Every decoded newline is a "\n": find them directly.
-		return countNumberedLines(raw, c.newlines())
+		if c.ResultEscapes != nil {
+			return countNumberedEscaped(raw, c.ResultEscapes, c.ResultEscapesAt)
+		}
+		return countNumberedLines(raw, newlines(raw))
 	}
 	n, start := 0, 0
 	for i := range jsonstr.Escapes(raw) {
@@ -286,6 +327,37 @@ func countNumberedLines(raw []byte, nl iter.Seq[int]) int {
 			n++
 		}
 		start = k + 2
+	}
+	if start < len(raw) && numberedRaw(raw[start:]) {
+		n++
+	}
+	return n
+}
+
+// countNumberedEscaped is countNumberedLines with the newlines read from
+// the escape bitmap esc (as Call.ResultEscapes), in one loop: Read results
+// are the largest the reader digests. Escaped characters other than n
+// (tabs, quotes in code) are as common as newlines, so a word's newlines
+// are gathered without a branch on the character, then tested.
+func countNumberedEscaped(raw []byte, esc []uint64, at int) int {
+	n, start := 0, 0
+	if len(raw) > 0 {
+		var nl [64]int
+		a, e := at, at+len(raw)
+		for w := a >> 6; w <= (e-1)>>6; w++ {
+			c := 0
+			for m := spanBits(esc[w], w, a, e); m != 0; m &= m - 1 {
+				k := w<<6 + bits.TrailingZeros64(m) - at
+				nl[c] = k
+				c += int((uint32(raw[k]^'n') - 1) >> 31) // 1 for an n
+			}
+			for _, k := range nl[:c] {
+				if numberedRaw(raw[start : k-1]) {
+					n++
+				}
+				start = k + 1
+			}
+		}
 	}
 	if start < len(raw) && numberedRaw(raw[start:]) {
 		n++

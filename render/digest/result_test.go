@@ -95,21 +95,36 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 				t.Fatalf("%s %s, no \\u: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, gl, gp, wl, wp)
 			}
 		}
-		// And with the newlines handed over, as the scanner does.
+		// And with the escaped characters handed over, as the scanner
+		// does, from bit offsets on either side of a word boundary.
 		if !hasUnicodeEscape(raw) {
 			lazy.ResultNoUnicodeEscapes = true
-			lazy.ResultNewlines = func(yield func(int) bool) {
-				for i := range jsonstr.Escapes(raw) {
-					if raw[i+1] == 'n' && !yield(i) {
-						return
-					}
+			for _, at := range []int{0, 5, 63, 64, 200} {
+				lazy.ResultEscapes, lazy.ResultEscapesAt = escapeBitmap(raw, at), at
+				if gl, gp := Both(lazy, cwd); gl != wl || gp != wp {
+					t.Fatalf("%s %s, escapes given at %d: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, at, gl, gp, wl, wp)
 				}
-			}
-			if gl, gp := Both(lazy, cwd); gl != wl || gp != wp {
-				t.Fatalf("%s %s, newlines given: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, gl, gp, wl, wp)
 			}
 		}
 	}
+}
+
+// escapeBitmap marks the escaped characters of raw from bit at on, as
+// Call.ResultEscapes wants, with the bits around raw set to show that
+// they are ignored.
+func escapeBitmap(raw []byte, at int) []uint64 {
+	esc := make([]uint64, (at+len(raw))/64+2)
+	for k := range at {
+		esc[k/64] |= 1 << (k % 64)
+	}
+	for k := at + len(raw); k < 64*len(esc); k++ {
+		esc[k/64] |= 1 << (k % 64)
+	}
+	for i := range jsonstr.Escapes(raw) {
+		k := at + i + 1
+		esc[k/64] |= 1 << (k % 64)
+	}
+	return esc
 }
 
 func hasUnicodeEscape(raw []byte) bool {
