@@ -14,7 +14,7 @@
 #               (scripts/gentranscript, the corpus mix) against a Node script
 #               that JSON.parses every line and prints the same user and
 #               assistant text, the equivalent jq program, and `cat` (the
-#               I/O floor); peak RSS from /usr/bin/time.
+#               I/O floor); peak RSS from one more run under /usr/bin/time.
 #   hook        `hookbin session-start` (compact payload) on the largest
 #               corpus transcript with a copy of the corpus database, against
 #               `hookbin --version` (the process start floor).
@@ -31,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-N=${BENCH_N:-7}
+N=${BENCH_N:-11}
 SIZE=${BENCH_SIZE:-400M}
 HOOK_N=${BENCH_HOOK_N:-40}
 PARTS=${*:-throughput hook scaling mcp go}
@@ -59,28 +59,37 @@ HOOKBIN=$WORK/bin/hookbin
 echo "go $(go env GOVERSION), $(nproc) CPUs, $(uname -sr)"
 
 # timeit.py N name 'command' stdin|- ... : runs the commands in rotating
-# alternation N times each, directly (no shell), and prints medians. With
-# RSS=1 each run is wrapped in /usr/bin/time to read its peak RSS.
+# alternation N times each, directly (no shell, no wrapper), and prints
+# medians. The peak RSS comes from one more run of each under
+# /usr/bin/time, untimed: a wrapper in the timed runs would add its own
+# start-up to every run (milliseconds, much of the fastest command's
+# ratio), and wait4's ru_maxrss of a child spawned straight from Python
+# counts Python's own memory, shared until the exec.
 cat >"$WORK/timeit.py" <<'EOF'
 import os, sys, time, statistics, shlex, json
-rss_on = os.environ.get("RSS") == "1" and os.path.exists("/usr/bin/time")
-def run(argv, stdin, k):
+def run(argv, stdin):
     fin = os.open(stdin or os.devnull, os.O_RDONLY)
     fout = os.open(os.devnull, os.O_WRONLY)
-    rfile = os.path.join(os.environ["WORK"], f"rss.{k}")
-    if rss_on:
-        argv = ["/usr/bin/time", "-f", "%M", "-o", rfile] + argv
     t0 = time.perf_counter()
     pid = os.posix_spawnp(argv[0], argv, os.environ,
                           file_actions=[(os.POSIX_SPAWN_DUP2, fin, 0), (os.POSIX_SPAWN_DUP2, fout, 1)])
     _, status, ru = os.wait4(pid, 0)
     t1 = time.perf_counter()
     os.close(fin); os.close(fout)
-    rss = None
-    if rss_on:
-        with open(rfile) as f:
-            rss = int(f.read().strip().splitlines()[-1]) / 1024
-    return (t1 - t0) * 1000, rss, status, (ru.ru_utime + ru.ru_stime) * 1000
+    return (t1 - t0) * 1000, status, (ru.ru_utime + ru.ru_stime) * 1000
+def peak_rss(argv, stdin):
+    if not os.path.exists("/usr/bin/time"):
+        return None
+    rfile = os.path.join(os.environ["WORK"], "rss")
+    fin = os.open(stdin or os.devnull, os.O_RDONLY)
+    fout = os.open(os.devnull, os.O_WRONLY)
+    argv = ["/usr/bin/time", "-f", "%M", "-o", rfile] + argv
+    pid = os.posix_spawnp(argv[0], argv, os.environ,
+                          file_actions=[(os.POSIX_SPAWN_DUP2, fin, 0), (os.POSIX_SPAWN_DUP2, fout, 1)])
+    os.waitpid(pid, 0)
+    os.close(fin); os.close(fout)
+    with open(rfile) as f:
+        return int(f.read().strip().splitlines()[-1]) / 1024
 n = int(sys.argv[1]); specs = []
 a = sys.argv[2:]
 while a:
@@ -88,15 +97,15 @@ while a:
 res = {s[0]: [] for s in specs}
 for i in range(n):
     k = i % len(specs)
-    for j, s in enumerate(specs[k:] + specs[:k]):
-        res[s[0]].append(run(s[1], s[2], j))
+    for s in specs[k:] + specs[:k]:
+        res[s[0]].append(run(s[1], s[2]))
 out = {}
-for name, r in res.items():
+for name, argv, stdin in specs:
+    r = res[name]
     ms = sorted(x[0] for x in r)
-    rss = [x[1] for x in r if x[1] is not None]
     out[name] = {"median": statistics.median(ms), "min": ms[0], "max": ms[-1],
-                 "cpu": statistics.median(x[3] for x in r),
-                 "rss": max(rss) if rss else None, "fails": sum(1 for x in r if x[2])}
+                 "cpu": statistics.median(x[2] for x in r),
+                 "rss": peak_rss(argv, stdin), "fails": sum(1 for x in r if x[1])}
 print(json.dumps(out))
 EOF
 export WORK
@@ -160,7 +169,7 @@ EOF
 	"$HOOKBIN" render --budget 0 --out "$WORK/big.md" "$big" >/dev/null
 	echo "bottle: $(wc -c <"$WORK/big.md") bytes, $(wc -l <"$WORK/big.md") lines"
 	cat "$big" >/dev/null # warm the page cache
-	RSS=1 python3 "$WORK/timeit.py" "$N" \
+	python3 "$WORK/timeit.py" "$N" \
 		"bottle" "$HOOKBIN render --budget 0 --out /dev/null $big" - \
 		"node" "node $WORK/extract.js $big" - \
 		"jq" "jq -r -f $WORK/extract.jq $big" - \
@@ -212,7 +221,7 @@ scaling() {
 		gen "$s" "$WORK/scale-$s.jsonl"
 		args+=("$s" "$HOOKBIN render --budget 0 --out /dev/null $WORK/scale-$s.jsonl" -)
 	done
-	RSS=1 python3 "$WORK/timeit.py" "$N" "${args[@]}" >"$WORK/scaling.json"
+	python3 "$WORK/timeit.py" "$N" "${args[@]}" >"$WORK/scaling.json"
 	python3 - "$WORK/scaling.json" "$WORK" <<'EOF'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
