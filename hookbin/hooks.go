@@ -319,6 +319,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 	if needCompaction && path == "" {
 		return hookResult{}, skipped("no transcript, so no compaction")
 	}
+	fitMemory(path)
 	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, Env: h.env})
 	if err != nil {
 		return hookResult{}, err
@@ -380,6 +381,7 @@ func renderAndWrite(ctx context.Context, h hookEnv, p hookPayload) (hookResult, 
 	if err != nil {
 		return hookResult{}, err
 	}
+	fitMemory(path)
 	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, Env: h.env})
 	if err != nil {
 		return hookResult{}, err

@@ -9,20 +9,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 )
 
-// memoryLimit is the soft heap limit hookbin runs under unless GOMEMLIMIT
-// says otherwise: rendering keeps only the bottle's text live (tens of MB
-// for the longest sessions), and without a limit the collector's headroom
-// doubles the peak. It is soft: a larger live heap still works.
-const memoryLimit = 40 << 20
-
 func main() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
-	}
+	setMemoryPolicy()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -62,6 +62,11 @@ func runRender(ctx context.Context, args []string, env render.Env, stdout, stder
 	if o.SessionID == "" && o.TranscriptPath == "" {
 		return exitError{code: 2, msg: "render needs a session id, a FILE.jsonl or --example (run hookbin render --help)"}
 	}
+	path := o.TranscriptPath
+	if path == "" {
+		path, _ = render.FindTranscript(env, o.SessionID) // "" if none: Render says why
+	}
+	fitMemory(path)
 	res, err := render.Render(ctx, o)
 	if err != nil {
 		if errors.Is(err, render.ErrNoTranscript) {
