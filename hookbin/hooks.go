@@ -211,10 +211,17 @@ func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin i
 	}()
 
 	var o outcome
+	gaveUp := false
 	select {
 	case o = <-done:
+		// Work that stopped because the deadline passed, and returned
+		// before this select saw the deadline, gave up all the same.
+		gaveUp = ctx.Err() != nil && (errors.Is(o.err, context.DeadlineExceeded) || errors.Is(o.err, context.Canceled))
 	case <-ctx.Done():
-		o.err = fmt.Errorf("deadline exceeded (%v)", deadline)
+		gaveUp = true
+	}
+	if gaveUp {
+		o = outcome{err: fmt.Errorf("deadline exceeded (%v)", deadline)}
 		if context.Cause(ctx) != context.DeadlineExceeded {
 			o.err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
 		}
