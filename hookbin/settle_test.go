@@ -102,6 +102,11 @@ func TestStopAwaitsTheTurn(t *testing.T) {
 		{"first turn: no file yet", nil},
 		{"later turn: the answer not yet written", head},
 	}
+	// A loaded machine may delay the writer: the wait may be longer than
+	// Claude Code needs, but within the Stop hook's deadline.
+	old := transcriptSettle
+	transcriptSettle = stopDeadline * 3 / 4
+	t.Cleanup(func() { transcriptSettle = old })
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newHookWorld(t)
