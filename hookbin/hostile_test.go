@@ -1197,8 +1197,15 @@ func TestHostileFileKinds(t *testing.T) {
 			p := given[name]
 			sid := "given-" + strings.ToLower(name)
 			for _, hook := range []string{"session-start", "stop", "session-end"} {
-				if ptr, _ := w.hook(t, hook, payload(t, map[string]any{"session_id": sid, "transcript_path": p, "source": "compact"})); ptr != "" {
+				ptr, r := w.hook(t, hook, payload(t, map[string]any{"session_id": sid, "transcript_path": p, "source": "compact",
+					"last_assistant_message": "The answer the Stop hook waits for."}))
+				if ptr != "" {
 					t.Errorf("%s answered for a %s", hook, name)
+				}
+				// Nothing to wait for: no hook blocks on the path (a FIFO
+				// opened to look for the answer would).
+				if r.elapsed > time.Second {
+					t.Errorf("%s took %v for a %s", hook, r.elapsed.Round(time.Millisecond), name)
 				}
 			}
 			if !strings.ContainsRune(p, 0) {

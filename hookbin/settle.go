@@ -40,26 +40,32 @@ const minMarker = 8
 
 // awaitTurn returns once the payload's transcript exists and, when the
 // payload carries the turn's last assistant message, holds it; or when
-// limit has passed or ctx is done. It returns a note for the hook log when
-// it gave up, else "". Without a transcript_path there is nothing to wait
-// for.
+// limit, or half the time left before ctx's deadline, has passed, or ctx is
+// done. It returns a note for the hook log when it gave up, else "".
+// Without a transcript_path there is nothing to wait for.
 func awaitTurn(ctx context.Context, p hookPayload, limit time.Duration) string {
 	if p.TranscriptPath == "" || truthy(os.Getenv("CLAUDE_CODE_SKIP_PROMPT_HISTORY")) {
 		return ""
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		// Leave the render the other half.
+		limit = min(limit, time.Until(dl)/2)
 	}
 	marker := turnMarker(p.LastAssistant)
 	stop := time.Now().Add(limit)
 	tick := time.NewTicker(settlePoll)
 	defer tick.Stop()
+	var buf []byte
 	for {
-		switch state := turnWritten(p.TranscriptPath, marker); {
+		var state turnState
+		switch state, buf = turnWritten(p.TranscriptPath, marker, buf); {
 		case state == turnPresent:
 			return ""
 		case time.Now().After(stop):
 			if state == turnNoFile {
-				return "no transcript after " + limit.String()
+				return "no transcript after " + limit.Round(time.Millisecond).String()
 			}
-			return "the transcript lacked the turn's last message after " + limit.String()
+			return "the transcript lacked the turn's last message after " + limit.Round(time.Millisecond).String()
 		}
 		select {
 		case <-ctx.Done():
@@ -77,55 +83,82 @@ const (
 	turnMissing                  // the transcript lacks the last message
 )
 
-// turnWritten looks at the transcript once.
-func turnWritten(path, marker string) turnState {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return turnNoFile
+// userKey starts the top-level type of a user line, as Claude Code writes
+// it (JSON.stringify, no spaces); inside a string its quotes are escaped.
+var userKey = []byte(`"type":"user"`)
+
+// turnWritten looks at the transcript once, reading its tail into buf
+// (returned for reuse). The turn is written when the marker stands after
+// the file's last user line (prompts and tool results come before the
+// turn's last assistant message: an earlier turn that ended with the same
+// words does not count) and a newline ends the line holding it (a line
+// being appended is not yet whole).
+func turnWritten(path, marker string, buf []byte) (turnState, []byte) {
+	// Stat first: opening a FIFO would block.
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return turnNoFile, buf
+	case err != nil || !fi.Mode().IsRegular() || marker == "":
+		return turnPresent, buf // the render reports what is wrong
 	}
+	f, err := os.Open(path)
 	if err != nil {
-		return turnPresent // the render reports what is wrong
+		return turnPresent, buf
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || marker == "" {
-		return turnPresent
-	}
 	off := max(fi.Size()-settleTail, 0)
-	tail := make([]byte, fi.Size()-off)
-	n, err := f.ReadAt(tail, off)
+	if n := int(fi.Size() - off); cap(buf) < n {
+		buf = make([]byte, n)
+	} else {
+		buf = buf[:n]
+	}
+	n, err := f.ReadAt(buf, off)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return turnPresent
+		return turnPresent, buf
 	}
-	if bytes.Contains(tail[:n], []byte(marker)) {
-		return turnPresent
+	tail := buf[:n]
+	if u := bytes.LastIndex(tail, userKey); u >= 0 {
+		tail = tail[u+len(userKey):]
 	}
-	return turnMissing
+	if i := bytes.LastIndex(tail, []byte(marker)); i >= 0 && bytes.IndexByte(tail[i+len(marker):], '\n') >= 0 {
+		return turnPresent, buf
+	}
+	return turnMissing, buf
 }
 
-// turnMarker is the end of msg as it appears, byte for byte, inside the
-// JSON string of the transcript line that holds it: the longest suffix (at
-// most 64 bytes) of characters that JSON.stringify writes unescaped and
-// that Go reads back unchanged. "" when that suffix is shorter than
-// minMarker.
+// turnMarker is an end of msg as it appears, byte for byte, inside the
+// JSON string of the transcript line that holds it: the last run of at
+// least minMarker characters that JSON.stringify writes unescaped and that
+// Go reads back unchanged, its last 64 bytes at most. "" when msg has no
+// such run.
 //
 // Claude Code joins a message's text blocks with "\n" and trims the result;
-// a newline is escaped in JSON, so the suffix never spans two blocks.
+// a newline is escaped in JSON, so a run never spans two blocks.
 func turnMarker(msg string) string {
 	const maxMarker = 64
-	end := len(msg)
-	i := end
-	for i > 0 && end-i < maxMarker {
-		r, size := utf8.DecodeLastRuneInString(msg[:i])
-		if !markerRune(r, size) || end-(i-size) > maxMarker {
-			break
+	for end := len(msg); end > 0; {
+		i := end
+		for i > 0 {
+			r, size := utf8.DecodeLastRuneInString(msg[:i])
+			if !markerRune(r) {
+				break
+			}
+			i -= size
 		}
-		i -= size
+		if end-i >= minMarker {
+			// The run's end, cut at a character boundary.
+			start := max(end-maxMarker, i)
+			for !utf8.RuneStart(msg[start]) {
+				start++
+			}
+			return msg[start:end]
+		}
+		// Too short: look before the character that ended it.
+		_, size := utf8.DecodeLastRuneInString(msg[:i])
+		end = i - size
 	}
-	if end-i < minMarker {
-		return ""
-	}
-	return msg[i:end]
+	return ""
 }
 
 // markerRune reports whether a character is written as itself in a JSON
@@ -133,14 +166,12 @@ func turnMarker(msg string) string {
 // whether it survives the trip to Go unchanged: not U+FFFD (a lone
 // surrogate or invalid UTF-8 becomes one), U+2028 or U+2029 (left for
 // encoders that escape them).
-func markerRune(r rune, size int) bool {
+func markerRune(r rune) bool {
 	switch {
-	case r == utf8.RuneError && size <= 1:
-		return false
 	case r < 0x20, r == '"', r == '\\', r == 0x7f:
 		return false
 	case r == utf8.RuneError, r == '\u2028', r == '\u2029':
-		return false
+		return false // invalid UTF-8 decodes to U+FFFD too
 	}
 	return true
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestTurnMarker(t *testing.T) {
@@ -22,9 +25,12 @@ func TestTurnMarker(t *testing.T) {
 		{"stops at a quote", `he said "go" and then it ran`, " and then it ran"},
 		{"stops at a backslash", `C:\path\to the file is here`, "to the file is here"},
 		{"stops at a tab", "col\tthe value is 42 here", "the value is 42 here"},
-		{"too short after a newline", "a long first line\nok", ""},
+		{"a short end: the run before it", "a long first line\nok", "a long first line"},
+		{"after a code fence", "Here is the fix:\n```go\nx := 1\n```", "Here is the fix:"},
+		{"no run long enough", "a\nbb\nccc\n\"dddd\"", ""},
 		{"multibyte kept whole", "Das Ergebnis ist größer als erwartet", "Das Ergebnis ist größer als erwartet"},
 		{"no cut inside a rune", strings.Repeat("é", 40), strings.Repeat("é", 32)},
+		{"a cut inside a rune moves on", strings.Repeat("→", 30), strings.Repeat("→", 21)},
 		{"stops at U+2028", "before\u2028after the separator", "after the separator"},
 		{"stops at U+FFFD", "bad \ufffd then good text", " then good text"},
 		{"stops at invalid UTF-8", "bad \xff then good text", " then good text"},
@@ -38,7 +44,7 @@ func TestTurnMarker(t *testing.T) {
 	}
 }
 
-// FuzzTurnMarker: the marker is an end of the message and appears verbatim
+// FuzzTurnMarker: the marker is part of the message and appears verbatim
 // in the message's JSON encoding (Go's, which escapes at least what
 // JSON.stringify does).
 func FuzzTurnMarker(f *testing.F) {
@@ -50,7 +56,7 @@ func FuzzTurnMarker(f *testing.F) {
 		if m == "" {
 			return
 		}
-		if !strings.HasSuffix(msg, m) || len(m) < minMarker || len(m) > 64 {
+		if !strings.Contains(msg, m) || len(m) < minMarker || len(m) > 64 || !utf8.ValidString(m) {
 			t.Fatalf("turnMarker(%q) = %q", msg, m)
 		}
 		var b strings.Builder
@@ -87,6 +93,23 @@ func splitLast(t *testing.T, fixture string) (head, last []byte, text string) {
 	return head, last, line.Message.Content[0].Text
 }
 
+// compactLine is a transcript line as Claude Code writes it (no spaces).
+func compactLine(t *testing.T, typ string, n int, content any, msgID string) []byte {
+	t.Helper()
+	msg := map[string]any{"role": typ, "content": content}
+	if typ == "assistant" {
+		msg["id"], msg["model"], msg["type"] = msgID, "claude-opus-4-5", "message"
+	}
+	b, err := json.Marshal(map[string]any{
+		"type": typ, "uuid": fmt.Sprintf("bbbbbbbb-0000-4000-8000-%012d", n), "sessionId": "11111111-2222-4333-8444-555555555555",
+		"cwd": "/home/dev/proj", "isSidechain": false, "timestamp": fmt.Sprintf("2026-01-05T10:%02d:00.000Z", n), "message": msg,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
 // TestStopAwaitsTheTurn: Claude Code writes the transcript up to 100 ms
 // after it runs the Stop hook; the bottle still holds the turn's answer.
 func TestStopAwaitsTheTurn(t *testing.T) {
@@ -95,12 +118,24 @@ func TestStopAwaitsTheTurn(t *testing.T) {
 	if !strings.Contains(answer, "util.go") {
 		t.Fatalf("fixture's last answer is %q", answer)
 	}
+	// A turn that ends as the one before it did.
+	const same = "Let me know if you need anything else."
+	var repeat []byte
+	repeat = append(repeat, compactLine(t, "user", 1, "Rename the package.", "")...)
+	repeat = append(repeat, compactLine(t, "assistant", 2, []any{map[string]any{"type": "text", "text": same}}, "msg_1")...)
+	repeat = append(repeat, compactLine(t, "user", 3, "Now fix the imports.", "")...)
+	again := compactLine(t, "assistant", 4, []any{map[string]any{"type": "text", "text": same}}, "msg_2")
+
 	tests := []struct {
-		name   string
-		before []byte // on disk when the hook starts; nil = no file
+		name         string
+		before, then []byte // on disk when the hook starts (nil: no file); appended 150 ms later
+		answer       string
+		wantAnswers  int // times the answer is in the bottle
 	}{
-		{"first turn: no file yet", nil},
-		{"later turn: the answer not yet written", head},
+		{"first turn: no file yet", nil, append(bytes.Clone(head), last...), answer, 1},
+		{"later turn: the answer not yet written", head, last, answer, 1},
+		{"the answer's line half written", append(bytes.Clone(head), last[:len(last)-20]...), last[len(last)-20:], answer, 1},
+		{"the turn before ended the same way", repeat, again, same, 2},
 	}
 	// A loaded machine may delay the writer: the wait may be longer than
 	// Claude Code needs, but within the Stop hook's deadline.
@@ -124,12 +159,7 @@ func TestStopAwaitsTheTurn(t *testing.T) {
 				time.Sleep(150 * time.Millisecond) // past a flush interval
 				f, err := os.OpenFile(tp, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 				if err == nil {
-					if tt.before == nil {
-						_, err = f.Write(head)
-					}
-					if err == nil {
-						_, err = f.Write(last)
-					}
+					_, err = f.Write(tt.then)
 					if cerr := f.Close(); err == nil {
 						err = cerr
 					}
@@ -137,7 +167,7 @@ func TestStopAwaitsTheTurn(t *testing.T) {
 				done <- err
 			}()
 			w.hook(t, "stop", payloadJSON(t, map[string]any{
-				"session_id": id, "transcript_path": tp, "hook_event_name": "Stop", "last_assistant_message": answer,
+				"session_id": id, "transcript_path": tp, "hook_event_name": "Stop", "last_assistant_message": tt.answer,
 			}))
 			if err := <-done; err != nil {
 				t.Fatal(err)
@@ -149,8 +179,8 @@ func TestStopAwaitsTheTurn(t *testing.T) {
 			if err != nil {
 				t.Fatalf("no bottle: %v", err)
 			}
-			if !strings.Contains(string(md), answer) {
-				t.Errorf("bottle lacks the turn's answer %q:\n%s", answer, md)
+			if n := strings.Count(string(md), tt.answer); n != tt.wantAnswers {
+				t.Errorf("bottle holds the answer %q %d times, want %d:\n%s", tt.answer, n, tt.wantAnswers, md)
 			}
 		})
 	}
@@ -185,6 +215,15 @@ func TestStopSettleBounded(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.bottlesDir(), id+".md")); err != nil {
 		t.Errorf("no bottle of what there is: %v", err)
 	}
+
+	// A short deadline (--deadline, $BOTTLE_HOOK_DEADLINE) halves the wait:
+	// the render gets the other half.
+	transcriptSettle = 10 * time.Second
+	w.hook(t, "stop", payloadJSON(t, map[string]any{"session_id": id, "transcript_path": tp, "last_assistant_message": answer}), "--deadline", "400ms")
+	if o := w.lastOutcome(t); !strings.HasPrefix(o, "ok: the transcript lacked the turn's last message after ") {
+		t.Errorf("stop with a 400ms deadline logged %q, want ok after a shorter wait", o)
+	}
+	transcriptSettle = 50 * time.Millisecond
 
 	// Claude Code told not to write transcripts: no wait, no note.
 	t.Setenv("CLAUDE_CODE_SKIP_PROMPT_HISTORY", "true")
