@@ -197,25 +197,13 @@ func (c *Call) newlines() iter.Seq[int] {
 	}
 	raw, esc, at := c.ResultRaw, c.ResultEscapes, c.ResultEscapesAt
 	return func(yield func(int) bool) {
-		for k := range escapedIn(esc, at, len(raw)) {
-			if raw[k] == 'n' && !yield(k-1) {
-				return
-			}
-		}
-	}
-}
-
-// escapedIn yields the offsets i < n whose bit i+at is set in esc, in
-// order.
-func escapedIn(esc []uint64, at, n int) iter.Seq[int] {
-	return func(yield func(int) bool) {
-		if n <= 0 {
+		if len(raw) == 0 {
 			return
 		}
-		a, e := at, at+n
+		a, e := at, at+len(raw)
 		for w := a >> 6; w <= (e-1)>>6; w++ {
 			for m := spanBits(esc[w], w, a, e); m != 0; m &= m - 1 {
-				if !yield(w<<6 + bits.TrailingZeros64(m) - at) {
+				if k := w<<6 + bits.TrailingZeros64(m) - at; raw[k] == 'n' && !yield(k-1) {
 					return
 				}
 			}
