@@ -14,14 +14,11 @@ import (
 	"bottle/internal/corpustest"
 )
 
-// corpusDir finds ../shared/corpus (CI has it) or $BOTTLE_CORPUS, or skips.
-func corpusDir(tb testing.TB) string { return corpustest.Dir(tb) }
-
 // corpusTranscripts lists the main-thread transcripts of the corpus
 // (subagent files under <session>/subagents are not sessions).
 func corpusTranscripts(tb testing.TB) []string {
 	tb.Helper()
-	root := filepath.Join(corpusDir(tb), "transcripts")
+	root := filepath.Join(corpustest.Dir(tb), "transcripts")
 	files, err := filepath.Glob(filepath.Join(root, "*", "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no transcripts under %s: %v", root, err)

@@ -32,7 +32,7 @@ type manifestEntry struct {
 
 func readManifest(tb testing.TB) []manifestEntry {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(corpusDir(tb), "claude-mem", "manifest.jsonl"))
+	f, err := os.Open(filepath.Join(corpustest.Dir(tb), "claude-mem", "manifest.jsonl"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func readManifest(tb testing.TB) []manifestEntry {
 // The private-and-truncated sample was written for the transcript as the
 // generator emitted it (with the private and long prompts added).
 func (e manifestEntry) transcriptOf(tb testing.TB) string {
-	emitted := filepath.Join(corpusDir(tb), "claude-mem", "private-and-truncated", e.ContentSessionID+".jsonl")
+	emitted := filepath.Join(corpustest.Dir(tb), "claude-mem", "private-and-truncated", e.ContentSessionID+".jsonl")
 	if filepath.Base(e.DB) != "corpus.db" {
 		if _, err := os.Stat(emitted); err == nil {
 			return emitted
@@ -69,12 +69,12 @@ func (e manifestEntry) transcriptOf(tb testing.TB) string {
 	}
 	p := *rel
 	if i := strings.Index(p, "shared/corpus/"); i >= 0 {
-		return filepath.Join(corpusDir(tb), p[i+len("shared/corpus/"):])
+		return filepath.Join(corpustest.Dir(tb), p[i+len("shared/corpus/"):])
 	}
-	if _, err := os.Stat(filepath.Join(corpusDir(tb), "transcripts", p)); err == nil {
-		return filepath.Join(corpusDir(tb), "transcripts", p)
+	if _, err := os.Stat(filepath.Join(corpustest.Dir(tb), "transcripts", p)); err == nil {
+		return filepath.Join(corpustest.Dir(tb), "transcripts", p)
 	}
-	return filepath.Join(corpusDir(tb), "claude-mem", p)
+	return filepath.Join(corpustest.Dir(tb), "claude-mem", p)
 }
 
 var obsLine = regexp.MustCompile(`(?m)^- \[#([0-9]+)\] `)

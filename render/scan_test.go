@@ -110,7 +110,7 @@ func scanInputs(tb testing.TB) (small, large map[string][]byte) {
 		small[f] = data
 	}
 	large = map[string][]byte{"generated-2MB": genTranscript(tb, 2<<20)}
-	if dir := corpusDirOrEmpty(); dir != "" {
+	if dir, ok := corpustest.Find(tb); ok {
 		more, _ := filepath.Glob(filepath.Join(dir, "transcripts", "*", "*.jsonl"))
 		for i, f := range more {
 			if raceEnabled && i%8 != 0 {
@@ -124,13 +124,6 @@ func scanInputs(tb testing.TB) (small, large map[string][]byte) {
 		}
 	}
 	return small, large
-}
-
-func corpusDirOrEmpty() string {
-	if _, err := os.Stat(corpustest.Path()); err != nil {
-		return ""
-	}
-	return corpustest.Path()
 }
 
 // withScanSettings runs f with a chunk size and a mask implementation.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"bottle/internal/gentranscript"
+
+	"bottle/internal/corpustest"
 )
 
 // Benchmarks of the transcript reader and the renderer. Inputs: synthetic
@@ -39,7 +41,7 @@ func genTranscript(tb testing.TB, n int64) []byte {
 // names (4 MB); the benchmark skips without the corpus.
 func largestCorpusTranscript(tb testing.TB) string {
 	tb.Helper()
-	p := filepath.Join(corpusDir(tb), "transcripts", "entireio-cli", "70d782f7-b303-4e48-9512-6bec16c37abd.jsonl")
+	p := filepath.Join(corpustest.Dir(tb), "transcripts", "entireio-cli", "70d782f7-b303-4e48-9512-6bec16c37abd.jsonl")
 	if _, err := os.Stat(p); err != nil {
 		tb.Skipf("corpus transcript absent: %v", err)
 	}

@@ -14,9 +14,6 @@ import (
 	"bottle/internal/corpustest"
 )
 
-// corpusDir finds ../shared/corpus beside the repository, or $BOTTLE_CORPUS.
-func corpusDir(tb testing.TB) string { return corpustest.Dir(tb) }
-
 func copyFile(tb testing.TB, src, dst string) {
 	tb.Helper()
 	if err := corpustest.CopyFile(src, dst); err != nil {
@@ -30,7 +27,7 @@ var obsTag = regexp.MustCompile(`\[#([0-9]+)\]`)
 // database) through render_bottle, pages it whole with read_bottle, and
 // expands the observations it names.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "transcripts", "*", "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus transcripts: %v", err)
@@ -93,7 +90,7 @@ func TestCorpus(t *testing.T) {
 // TestCorpusReconstructed renders the corpus sessions that have no
 // transcript from the database alone.
 func TestCorpusReconstructed(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Dir(t)
 	mf, err := os.Open(filepath.Join(dir, "claude-mem", "manifest.jsonl"))
 	if err != nil {
 		t.Skip(err)

@@ -1,8 +1,15 @@
-// Package corpustest locates the shared corpus of real transcripts and
-// claude-mem databases for tests: ../shared/corpus beside the repository,
-// or $BOTTLE_CORPUS. The corpus is other people's data and read-only: tests
-// read it in place, and copy a database before opening it (SQLite would
-// create -shm files beside it).
+// Package corpustest is the one locator of the shared corpus of real
+// transcripts and claude-mem databases for tests: $BOTTLE_CORPUS, else
+// ../shared/corpus beside the repository.
+//
+// A corpus test that finds no corpus skips with a message saying how to run
+// it, except when $CI is set: then it fails, so that a CI run proves the
+// corpus tests ran. Go's test cache does not notice files outside the
+// module, so run the corpus tests with -count=1.
+//
+// The corpus is other people's data and read-only: tests read it in place,
+// never copy it into the repository, and copy a database before opening it
+// (SQLite would create -shm files beside it). It imports nothing of bottle's.
 package corpustest
 
 import (
@@ -26,15 +33,30 @@ func Path() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "corpus")
 }
 
-// Dir returns the corpus folder, or skips the test with a message saying
-// how to run it when the corpus is absent.
+// Dir returns the corpus folder. When the corpus is absent it skips the
+// test with a message saying how to run it, or fails it when $CI is set.
 func Dir(tb testing.TB) string {
 	tb.Helper()
-	d := Path()
-	if _, err := os.Stat(d); err != nil {
+	d, ok := Find(tb)
+	if !ok {
 		tb.Skipf("corpus not found at %s (set BOTTLE_CORPUS to run the corpus tests)", d)
 	}
 	return d
+}
+
+// Find returns the corpus folder and whether it exists, for tests that also
+// run without it (on their own inputs). With $CI set an absent corpus fails
+// the test.
+func Find(tb testing.TB) (string, bool) {
+	tb.Helper()
+	d := Path()
+	if _, err := os.Stat(d); err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("corpus not found at %s and CI is set: the corpus tests must run in CI (set BOTTLE_CORPUS)", d)
+		}
+		return d, false
+	}
+	return d, true
 }
 
 // CopyDB copies the corpus database claude-mem/<name> with its -wal and -shm

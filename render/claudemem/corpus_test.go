@@ -14,11 +14,6 @@ import (
 	"bottle/internal/corpustest"
 )
 
-func corpusDir(tb testing.TB) string {
-	tb.Helper()
-	return filepath.Join(corpustest.Dir(tb), "claude-mem")
-}
-
 // copyCorpusDB copies name and its -wal/-shm files, where present, from the
 // corpus into a fresh temp dir and returns the copy's path.
 func copyCorpusDB(tb testing.TB, dir, name string) string {
@@ -120,7 +115,7 @@ func readmeNullPrompts(tb testing.TB, dir string) map[string]map[string]int {
 // manifest: prompt, observation and summary counts, ids, status, and the
 // observations stored before the first prompt.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := filepath.Join(corpustest.Dir(t), "claude-mem")
 	nulls := readmeNullPrompts(t, dir)
 	byDB := map[string][]manifestEntry{}
 	for _, e := range readManifest(t, dir) {
@@ -223,7 +218,7 @@ func checkOrder(t *testing.T, s *Session) {
 // a raw <private> secret in UserPrompt, a prompt cut at 4,000 UTF-16 units
 // ending in "…", and a summary without prompt number for the private turn.
 func TestCorpusPrivateAndTruncated(t *testing.T) {
-	dir := corpusDir(t)
+	dir := filepath.Join(corpustest.Dir(t), "claude-mem")
 	db := mustOpen(t, copyCorpusDB(t, dir, "private-and-truncated.db"))
 	s, err := db.Session(t.Context(), "d6e0bada-1959-4eec-a9d2-0bfade768d8f")
 	if err != nil {

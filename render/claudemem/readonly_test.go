@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"bottle/internal/corpustest"
 )
 
 // helperEnv carries the database path to TestImmutableHelper in a child process.
@@ -101,7 +103,7 @@ func checkImmutable(t *testing.T, db *DB) {
 // which is only safe where that folder is really read-only for this process:
 // elsewhere SQLite would create -shm/-wal files in the shared corpus.
 func TestOpenSharedCorpusInPlace(t *testing.T) {
-	dir := corpusDir(t)
+	dir := filepath.Join(corpustest.Dir(t), "claude-mem")
 	const wOK = 0x2
 	if err := syscall.Access(dir, wOK); err == nil {
 		t.Skipf("%s is writable by this process (file modes do not bind root): opening a WAL database "+

@@ -17,8 +17,6 @@ import (
 	"bottle/internal/corpustest"
 )
 
-func corpusDir(t *testing.T) string { return corpustest.Dir(t) }
-
 // corpusCall is a Call with the working directory of its session.
 type corpusCall struct {
 	Call
@@ -117,7 +115,7 @@ func resultText(raw json.RawMessage) string {
 func corpusFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	err := filepath.WalkDir(corpusDir(t), func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(corpustest.Dir(t), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
 			files = append(files, p)
 		}
