@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bottle/render/transcript"
 	"bytes"
 	"strconv"
 	"strings"
@@ -90,23 +91,23 @@ type Summary struct {
 
 // fromTranscript builds a full-mode bottle from a transcript with tool
 // digests standing for tool activity.
-func fromTranscript(t *Transcript) *Bottle {
+func fromTranscript(t *transcript.Transcript) *Bottle {
 	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull,
 		ConvTokens: EstimateTokens(t.TextBytes + t.ToolBytes), TextTokens: EstimateTokens(t.TextBytes)}
 	cur := &b.Preamble
 	add := func(it Item) { cur.Happened = append(cur.Happened, it) }
 	for _, e := range t.Events {
 		switch e.Kind {
-		case EvPrompt:
+		case transcript.EvPrompt:
 			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, Images: e.Images})
 			cur = &b.Turns[len(b.Turns)-1]
-		case EvMidTurn:
+		case transcript.EvMidTurn:
 			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Text: e.Text})
-		case EvCommand, EvBash:
+		case transcript.EvCommand, transcript.EvBash:
 			if isBlank(e.Text) {
 				continue // nothing left after stripping
 			}
-			if e.Kind == EvBash {
+			if e.Kind == transcript.EvBash {
 				add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time})
 				continue
 			}
@@ -117,24 +118,24 @@ func fromTranscript(t *Transcript) *Bottle {
 			} else {
 				add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time})
 			}
-		case EvInterrupt:
+		case transcript.EvInterrupt:
 			add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
-		case EvTaskNote:
+		case transcript.EvTaskNote:
 			add(Item{Kind: ItemNote, Text: "background task: " + e.Text, Time: e.Time})
-		case EvCompaction:
+		case transcript.EvCompaction:
 			txt := "─── context compacted here"
 			if e.Text != "" {
 				txt += " (" + e.Text + ")"
 			}
 			add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
-		case EvTool:
+		case transcript.EvTool:
 			tc := t.Tools[e.Tool]
 			d := tc.Digest
 			if d == "" {
 				d = tc.Name
 			}
 			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Time: e.Time})
-		case EvAssistant:
+		case transcript.EvAssistant:
 			if len(cur.Reply) == 0 {
 				cur.ReplyTime = e.Time
 			}

@@ -58,7 +58,7 @@ func measureConversation(t *testing.T, path string) convStats {
 						s.toolBytes += len(b.Input)
 						s.toolCalls++
 					case "tool_result":
-						s.toolBytes += len(resultText(b.Content))
+						s.toolBytes += len(flatResult(b.Content))
 					}
 				}
 			}
@@ -100,4 +100,28 @@ func TestCorpusCompression(t *testing.T) {
 		}
 	}
 	t.Log("compression of default bottles (tokens = UTF-8 bytes / 3):\n" + strings.Join(rows, "\n"))
+}
+
+// flatResult flattens a tool_result's content as Claude Code shows it: a
+// string, or its blocks one per line (text as is, others as "[type]").
+func flatResult(raw json.RawMessage) string {
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return str
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return ""
+	}
+	parts := make([]string, len(blocks))
+	for i, bl := range blocks {
+		parts[i] = "[" + bl.Type + "]"
+		if bl.Type == "text" {
+			parts[i] = bl.Text
+		}
+	}
+	return strings.Join(parts, "\n")
 }

@@ -189,3 +189,6 @@ func flat(s string) bool {
 
 // asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// isBlank reports whether s is empty or only white space.
+func isBlank(s string) bool { return strings.TrimSpace(s) == "" }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bottle/render/transcript"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -80,7 +81,7 @@ const (
 func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 	out := make([]Expansion, len(ids))
 	var obs []int64
-	tools := map[int]*ToolDetail{}
+	tools := map[int]*transcript.ToolDetail{}
 	needTranscript := false
 	for i, raw := range ids {
 		kind, id, n := ParseID(raw)
@@ -105,7 +106,7 @@ func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 			return nil, err
 		}
 	}
-	var t *Transcript
+	var t *transcript.Transcript
 	var b *Bottle
 	var stored *claudemem.Session
 	path := o.TranscriptPath
@@ -117,7 +118,7 @@ func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 		path = p
 	}
 	if needTranscript && path != "" {
-		tr, err := readTranscriptFileCapture(ctx, path, tools)
+		tr, err := transcript.Read(ctx, path, &transcript.ReadOptions{Capture: tools})
 		if err != nil {
 			return nil, err
 		}
@@ -195,19 +196,6 @@ func turnN(b *Bottle, n int) *Turn {
 		return nil
 	}
 	return &b.Turns[n-1]
-}
-
-func readTranscriptFileCapture(ctx context.Context, path string, capture map[int]*ToolDetail) (*Transcript, error) {
-	f, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := readTranscript(ctxReader{ctx, f}, defaultDigester, capture)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", path, err)
-	}
-	return t, nil
 }
 
 // loadExpansions reads observations by id, and the stored session when
@@ -288,7 +276,7 @@ func formatObservation(o claudemem.Observation, loc *time.Location) string {
 }
 
 // formatTool writes a tool call's input and result, stripped and capped.
-func formatTool(d *ToolDetail, loc *time.Location) string {
+func formatTool(d *transcript.ToolDetail, loc *time.Location) string {
 	var w strings.Builder
 	w.WriteString("tool: " + clean(d.Name) + "\n")
 	if !d.Time.IsZero() {

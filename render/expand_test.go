@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bottle/render/transcript"
 )
 
 func TestParseID(t *testing.T) {
@@ -164,7 +166,7 @@ func checkFolding(t *testing.T, path string, budget int) *Result {
 		t.Fatal(err)
 	}
 	md := string(res.Markdown)
-	tr, _ := ReadTranscriptFile(context.Background(), path)
+	tr, _ := transcript.Read(context.Background(), path, nil)
 	b := fromTranscript(tr)
 	if len(b.Turns) > 0 {
 		last := &b.Turns[len(b.Turns)-1]

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bottle/render/transcript"
 	"cmp"
 	"context"
 	"errors"
@@ -120,17 +121,12 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 
 // firstPromptOf reads a transcript up to its first genuine prompt.
 func firstPromptOf(ctx context.Context, path string) string {
-	f, err := openRegular(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	t, err := readUntil(ctxReader{ctx, f}, nil, nil, true)
+	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{UntilFirstPrompt: true, NoDigests: true})
 	if err != nil {
 		return ""
 	}
 	for _, e := range t.Events {
-		if e.Kind == EvPrompt {
+		if e.Kind == transcript.EvPrompt {
 			s := oneLine(e.Text, 100)
 			if s == "" {
 				s = "(private)"

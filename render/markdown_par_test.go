@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bottle/render/transcript"
 )
 
 // checkSplits compares the parallel markdown of b, at every split point
@@ -189,7 +191,7 @@ func TestMarkdownParallelTranscript(t *testing.T) {
 		t.Skip("large transcripts")
 	}
 	for _, size := range []int64{12 << 20, 32 << 20} {
-		tr, err := ReadTranscript(bytes.NewReader(genTranscript(t, size)), defaultDigester)
+		tr, err := transcript.ReadFrom(bytes.NewReader(genTranscript(t, size)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bottle/render/transcript"
 	"fmt"
 	"slices"
 	"sort"
@@ -100,7 +101,7 @@ func firstClause(s string) string {
 // number can cover (unstored private or duplicate prompts keep claude-mem's
 // count), its time picks the turn. Digests give way to observations; tool
 // calls newer than the newest observation stay visible as pending lines.
-func mergeObservations(b *Bottle, t *Transcript, s *claudemem.Session) int {
+func mergeObservations(b *Bottle, t *transcript.Transcript, s *claudemem.Session) int {
 	if len(s.Observations) == 0 {
 		return 0
 	}

@@ -5,13 +5,12 @@
 package render
 
 import (
+	"bottle/render/transcript"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -77,7 +76,7 @@ type Result struct {
 	LastPromptTime time.Time
 	// LatestSummary is claude-mem's newest session summary, raw; nil if none.
 	LatestSummary *Summary
-	Diag          Diagnostics
+	Diag          transcript.Diagnostics
 	Notes         []string
 }
 
@@ -123,7 +122,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	var (
-		t       *Transcript
+		t       *transcript.Transcript
 		tErr    error
 		stored  *claudemem.Session
 		dbErr   error
@@ -131,7 +130,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		wg      conc.WaitGroup
 	)
 	if path != "" {
-		wg.Go(func() { t, tErr = ReadTranscriptFile(ctx, path) })
+		wg.Go(func() { t, tErr = transcript.Read(ctx, path, nil) })
 	}
 	if !o.NoDB && id != "" {
 		wg.Go(func() { stored, dbNotes, dbErr = loadStored(ctx, dbPath, id) })
@@ -240,62 +239,4 @@ func countItems(b *Bottle, res *Result) {
 	for i := range b.Turns {
 		count(b.Turns[i].Happened)
 	}
-}
-
-// SessionIDOf is the session id of a transcript file: its name when that is
-// a valid id, else the first sessionId inside.
-func SessionIDOf(path string, t *Transcript) string {
-	name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if ValidSessionID(name) {
-		return name
-	}
-	if t != nil {
-		return t.SessionID
-	}
-	return ""
-}
-
-// ReadTranscriptFile reads the transcript at path. Anything but a regular
-// file (a directory, a FIFO, a device) is refused before it is opened, so a
-// FIFO cannot block the reader.
-func ReadTranscriptFile(ctx context.Context, path string) (*Transcript, error) {
-	f, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := ReadTranscript(ctxReader{ctx, f}, defaultDigester)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", path, err)
-	}
-	return t, nil
-}
-
-// openRegular opens a transcript, refusing anything but a regular file.
-func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("read transcript %s: not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript: %w", err)
-	}
-	return f, nil
-}
-
-// ctxReader stops a read when its context is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

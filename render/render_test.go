@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"bottle/render/transcript"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -75,7 +77,7 @@ func TestClassification(t *testing.T) {
 		turns     int
 		contains  []string
 		forbidden []string
-		diag      Diagnostics
+		diag      transcript.Diagnostics
 	}{
 		{fixture: "basic", turns: 1, contains: []string{"List the Go files in this project.", "I'll look.", "There are two:", "- [#t1] "}},
 		{fixture: "split-assistant", turns: 1,
@@ -90,10 +92,10 @@ func TestClassification(t *testing.T) {
 		{fixture: "compaction", turns: 2, contains: []string{"- ↳ ─── context compacted here (auto) ─── 10:03"}, forbidden: []string{"COMPACT-SUMMARY-TEXT"}},
 		{fixture: "sidechain-progress", turns: 1, contains: []string{"The review found nothing."},
 			forbidden: []string{"SUBAGENT-PROMPT", "SUBAGENT-EMBEDDED-TEXT", "SIDECHAIN-PROMPT", "SIDECHAIN-ASSISTANT-TEXT", "ATTACHMENT-TEXT", "QUEUED-TEXT", "LAST-PROMPT-TEXT", "SUMMARY-TITLE-TEXT", "TASK-RESULT-TEXT"},
-			diag:      Diagnostics{Sidechain: 2}},
-		{fixture: "dup-uuid", turns: 1, diag: Diagnostics{Duplicates: 2}},
+			diag:      transcript.Diagnostics{Sidechain: 2}},
+		{fixture: "dup-uuid", turns: 1, diag: transcript.Diagnostics{Duplicates: 2}},
 		{fixture: "malformed", turns: 1, contains: []string{"Survive bad lines.", "Survived."}, forbidden: []string{"TORN-"},
-			diag: Diagnostics{Malformed: 3, UnknownTypes: 1, TornTail: true}},
+			diag: transcript.Diagnostics{Malformed: 3, UnknownTypes: 1, TornTail: true}},
 		{fixture: "images", turns: 2, contains: []string{"**User** (10:01)\n\n[image]\n", "What is wrong here? [Image #1]\n[image]\n"}},
 		{fixture: "synthetic", turns: 1, contains: []string{"Worked on retry."}, forbidden: []string{"API Error"}},
 		{fixture: "private", turns: 3, contains: []string{"_(prompt withheld: private)_", "Use the key  for staging.", "I used it  as asked.", "also  this", "Nested  done, and unclosed "},

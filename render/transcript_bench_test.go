@@ -48,33 +48,6 @@ func largestCorpusTranscript(tb testing.TB) string {
 	return p
 }
 
-func benchRead(b *testing.B, data []byte) {
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ReadTranscript(bytes.NewReader(data), defaultDigester); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkReadTranscript reads a transcript with digests, in memory.
-func BenchmarkReadTranscript(b *testing.B) {
-	for _, size := range []struct {
-		name string
-		n    int64
-	}{{"gen-4MB", 4 << 20}, {"gen-32MB", 32 << 20}} {
-		b.Run(size.name, func(b *testing.B) { benchRead(b, genTranscript(b, size.n)) })
-	}
-	b.Run("corpus-70d782f7", func(b *testing.B) {
-		data, err := os.ReadFile(largestCorpusTranscript(b))
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchRead(b, data)
-	})
-}
-
 // BenchmarkRender renders a whole bottle from a transcript file (budget 0:
 // everything), without a database.
 func BenchmarkRender(b *testing.B) {

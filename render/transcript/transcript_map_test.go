@@ -1,4 +1,4 @@
-package render
+package transcript
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // A transcript big enough to be memory-mapped reads exactly as the same
@@ -42,27 +41,20 @@ func TestMappedReadMatchesStream(t *testing.T) {
 	}
 	f.Close()
 
-	got, err := ReadTranscriptFile(context.Background(), path)
+	got, err := Read(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runtime.GC()
-	want, err := ReadTranscript(bytes.NewReader(data), defaultDigester)
+	want, err := ReadFrom(bytes.NewReader(data), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("mapped read differs from the stream read (diag %+v vs %+v)", got.Diag, want.Diag)
 	}
-	o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: -1, Now: time.Unix(0, 0), Location: time.UTC}
-	res, err := Render(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bt := fromTranscript(want)
-	bt.Rendered = time.Unix(0, 0)
-	if !bytes.Contains(res.Markdown, []byte(strings.Repeat("x", 1000))) {
-		t.Fatal("the long line's prompt is missing from the bottle")
+	if last := got.Events[len(got.Events)-1]; last.Kind != EvPrompt || !strings.Contains(last.Text, strings.Repeat("x", 1000)) {
+		t.Fatalf("the long line's prompt is not the last event: %+v", last.Kind)
 	}
 }
 
@@ -87,7 +79,7 @@ func TestMappedFileTruncated(t *testing.T) {
 		if err := os.Truncate(path, size); err != nil {
 			t.Fatal(err)
 		}
-		p := newParser(defaultDigester)
+		p := newParser(true)
 		p.speculate = true
 		if err := p.readMapped(mr); !errors.Is(err, errChanged) {
 			t.Errorf("read of a mapped file truncated to %d bytes: %v, want %v", size, err, errChanged)
@@ -104,16 +96,15 @@ func skipUnlessMapped(t *testing.T) {
 	}
 }
 
-// Concurrent renders of one mapped transcript (the MCP server's case) each
-// map, read and unmap it on their own and agree byte for byte.
-func TestMappedConcurrentRenders(t *testing.T) {
+// Concurrent reads of one mapped transcript (the MCP server's case) each
+// map, read and unmap it on their own and agree.
+func TestMappedConcurrentReads(t *testing.T) {
 	skipUnlessMapped(t)
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	if err := os.WriteFile(path, genTranscript(t, 2*mapMin), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: -1, Now: time.Unix(0, 0), Location: time.UTC}
-	want, err := Render(context.Background(), o)
+	want, err := Read(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,13 +113,13 @@ func TestMappedConcurrentRenders(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 3 {
-				got, err := Render(context.Background(), o)
+				got, err := Read(context.Background(), path, nil)
 				if err != nil {
 					errs <- err
 					return
 				}
-				if !bytes.Equal(got.Markdown, want.Markdown) {
-					errs <- errors.New("a concurrent render differs")
+				if !reflect.DeepEqual(got, want) {
+					errs <- errors.New("a concurrent read differs")
 					return
 				}
 			}

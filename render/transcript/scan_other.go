@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package render
+package transcript
 
 // indexBlocks is index past its set-up (b is not empty).
 func (s *jsonScanner) indexBlocks(b []byte) bool { return s.indexGeneric(b) }

@@ -1,8 +1,10 @@
-package render
+package transcript
 
 import (
 	"encoding/json"
 	"strings"
+
+	"bottle/render/privacy"
 )
 
 // userContent is a user message's content reduced to what classification needs.
@@ -107,11 +109,11 @@ func classify(c userContent) (Event, bool) {
 		// may span the wrapper's elements.
 		switch name {
 		case "command-name", "command-message", "command-args", "command-contents":
-			return Event{Kind: EvCommand, Text: slashCommand(stripPrivate(t))}, true
+			return Event{Kind: EvCommand, Text: slashCommand(privacy.Strip(t))}, true
 		case "bash-input":
-			return Event{Kind: EvBash, Text: element(stripPrivate(t), "bash-input")}, true
+			return Event{Kind: EvBash, Text: element(privacy.Strip(t), "bash-input")}, true
 		case "task-notification", "agent-notification":
-			st := stripPrivate(t)
+			st := privacy.Strip(t)
 			s := element(st, "summary")
 			if s == "" {
 				s = element(st, "status")

@@ -1,6 +1,6 @@
 //go:build linux
 
-package render
+package transcript
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package render
+package transcript
 
 import (
 	"sync/atomic"
@@ -98,7 +98,7 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 		if len(sp.scratch) > 0 {
 			text = unsafe.String(&sp.scratch[0], len(sp.scratch))
 		}
-		d, pend := defaultDigester(t.name, t.input, text, true, res.isError, cwd)
+		d, pend := digestText(t.name, t.input, text, true, res.isError, cwd)
 		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch),
 			digest: sp.own(d), pending: sp.own(pend)}
 	}

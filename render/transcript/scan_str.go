@@ -1,4 +1,4 @@
-package render
+package transcript
 
 import (
 	"math/bits"

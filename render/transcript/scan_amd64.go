@@ -1,6 +1,6 @@
 //go:build !purego
 
-package render
+package transcript
 
 // indexAVX2 scans the 64-byte blocks of the n bytes at p from block
 // st.blk on, storing each block's unescaped quotes to quotes[blk], its

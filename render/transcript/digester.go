@@ -1,4 +1,4 @@
-package render
+package transcript
 
 import (
 	"encoding/json"
@@ -6,16 +6,16 @@ import (
 	"bottle/render/digest"
 )
 
-// defaultDigester words tool calls with package digest. The line's
+// digestText words a tool call with package digest. The line's
 // toolUseResult is not decoded (it is the largest field of most lines), so
 // digests come from the tool_use input and the tool_result content.
 // The reader hands on inputs from lines it has checked: valid JSON.
-func defaultDigester(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) (string, string) {
+func digestText(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) (string, string) {
 	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: hasResult, Result: result, IsError: isError}
 	return digest.Both(c, cwd)
 }
 
-// digestRaw is defaultDigester for a result whose content is a JSON string,
+// digestRaw is digestText for a result whose content is a JSON string,
 // handed on undecoded: body is the valid body of that string. The digest
 // decodes only what it reads (most tools read the first lines).
 // noU tells that the body holds no \uXXXX escape; with it, esc (if not

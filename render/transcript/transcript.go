@@ -1,13 +1,13 @@
-package render
+package transcript
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -132,17 +132,10 @@ var knownTypes = map[string]bool{
 	"frame-link": true, "memory-mode": true, "artifact-comment-monitor": true,
 }
 
-// ToolDigester turns a finished tool call into its digest and pending lines.
-// It is a variable so the reader does not depend on how digests are worded.
-type ToolDigester func(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) (digest, pending string)
-
-// ReadTranscript reads a transcript stream. It fails only when r fails; every
-// problem inside the data is skipped and counted in Transcript.Diag.
-func ReadTranscript(r io.Reader, dig ToolDigester) (*Transcript, error) {
-	return readTranscript(r, dig, nil)
-}
-
-// ToolDetail is one tool call in full, kept only when expansion asks for it.
+// ToolDetail is one tool call in full, kept only when [ReadOptions.Capture]
+// asks for it. Input is the tool_use input as the transcript holds it (not
+// stripped); Result is the tool_result content flattened to text (not
+// stripped, not capped).
 type ToolDetail struct {
 	Name      string
 	Time      time.Time
@@ -152,14 +145,77 @@ type ToolDetail struct {
 	IsError   bool
 }
 
-// readTranscript reads a transcript; the tool calls whose indexes are keys
-// of capture are kept in full in it.
-func readTranscript(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail) (*Transcript, error) {
-	return readUntil(r, dig, capture, false)
+// ReadOptions says what a read keeps beyond the main thread's events. The
+// zero value (or nil) reads the whole transcript with digests.
+type ReadOptions struct {
+	// Capture keeps the tool calls whose indexes into Transcript.Tools are
+	// its keys in full: the reader fills each value.
+	Capture map[int]*ToolDetail
+	// UntilFirstPrompt stops at the first genuine prompt (listings want
+	// only that).
+	UntilFirstPrompt bool
+	// NoDigests leaves ToolCall.Digest and ToolCall.Pending empty.
+	NoDigests bool
 }
 
-// readUntil reads a transcript; with firstPrompt it stops at the first
-// genuine prompt.
+// Read reads the transcript at path. Anything but a regular file (a
+// directory, a FIFO, a device) is refused before it is opened, so a FIFO
+// cannot block the reader. It fails only when the file cannot be read;
+// every problem inside the data is skipped and counted in Transcript.Diag.
+func Read(ctx context.Context, path string, o *ReadOptions) (*Transcript, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := read(ctxReader{ctx, f}, o)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ReadFrom reads a transcript stream. It fails only when r fails; every
+// problem inside the data is skipped and counted in Transcript.Diag.
+func ReadFrom(r io.Reader, o *ReadOptions) (*Transcript, error) {
+	t, err := read(r, o)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	return t, nil
+}
+
+// openRegular opens a transcript, refusing anything but a regular file.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read transcript %s: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	return f, nil
+}
+
+// ctxReader stops a read when its context is done. The reader looks
+// through it for the *os.File it wraps (to size and map the file).
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// read reads a transcript as o says.
 //
 // The stream is cut into chunks of whole lines (readParallel). Goroutines
 // take turns reading a chunk, scan it into compact records (the lines'
@@ -167,27 +223,18 @@ func readTranscript(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail) 
 // apply the scanned chunks in file order, so the result is the same as a
 // line-by-line read. At most a few chunks are in flight: memory does not
 // grow with the transcript, only with what the transcript keeps.
-func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, firstPrompt bool) (*Transcript, error) {
-	p := newParser(dig)
-	p.capture = capture
-	// The default digester is pure and safe for concurrent use, so the
-	// scanning workers may run it; a digester passed in by a caller runs
-	// in file order only.
-	p.speculate = capture == nil && dig != nil &&
-		reflect.ValueOf(dig).Pointer() == reflect.ValueOf(defaultDigester).Pointer()
+func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
+	if o == nil {
+		o = &ReadOptions{}
+	}
+	firstPrompt := o.UntilFirstPrompt
+	p := newParser(!o.NoDigests)
+	p.capture = o.Capture
+	// Digests are pure and safe for concurrent use, so the scanning
+	// workers may work them out; captured calls are read in file order.
+	p.speculate = o.Capture == nil && p.digests
 	if size := sizeHint(r); size > 0 && !firstPrompt {
-		// Grow the transcript's slices once instead of doubling them up
-		// from nothing (corpus and synthetic transcripts hold an event per
-		// 12–16 KB, a tool call per 20 KB, an entry per 3–7 KB).
-		p.t.Events = make([]Event, 0, min(size/12288, 1<<20)+16)
-		p.t.Tools = make([]ToolCall, 0, min(size/16384, 1<<20)+16)
-		p.seen = make(map[[16]byte]struct{}, min(size/3072, 1<<22))
-		// Write the slices' fresh pages now: a first access by the
-		// collector's write barrier (which reads a slot before writing it)
-		// would map the zero page, and the write after it would cost a
-		// second fault and a TLB flush on every core.
-		clear(p.t.Events[:cap(p.t.Events)])
-		clear(p.t.Tools[:cap(p.t.Tools)])
+		p.presize(size)
 	}
 	var src chunkSource = &lineReader{r: r}
 	var err error
@@ -202,7 +249,7 @@ func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, first
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read transcript: %w", err)
+		return nil, err
 	}
 	lines, over := src.skipped()
 	p.t.Diag.Lines += lines
@@ -215,6 +262,22 @@ func readUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, first
 		p.t.Tools = nil
 	}
 	return p.t, nil
+}
+
+// presize grows the transcript's slices and the uuid set once for a file of
+// size bytes, instead of doubling them up from nothing (corpus and
+// synthetic transcripts hold an event per 12–16 KB, a tool call per 20 KB,
+// an entry per 3–7 KB).
+func (p *parser) presize(size int64) {
+	p.t.Events = make([]Event, 0, min(size/12288, 1<<20)+16)
+	p.t.Tools = make([]ToolCall, 0, min(size/16384, 1<<20)+16)
+	p.seen = make(map[[16]byte]struct{}, min(size/3072, 1<<22))
+	// Write the slices' fresh pages now: a first access by the collector's
+	// write barrier (which reads a slot before writing it) would map the
+	// zero page, and the write after it would cost a second fault and a
+	// TLB flush on every core.
+	clear(p.t.Events[:cap(p.t.Events)])
+	clear(p.t.Tools[:cap(p.t.Tools)])
 }
 
 // sizeHint is the size of the transcript file behind r, or 0.
@@ -610,8 +673,8 @@ func (pl *pipeline) fail(pc *panics.Catcher) {
 
 // parser applies scanned records in file order.
 type parser struct {
-	t      *Transcript
-	dig    ToolDigester
+	t       *Transcript
+	digests bool // work out ToolCall.Digest and Pending
 	seen   map[[16]byte]struct{}
 	msgs   map[string]int // assistant message.id -> index of its event
 	blocks map[[2]string]struct{}
@@ -628,7 +691,7 @@ type parser struct {
 	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
 	// speculate: workers digest tool calls whose tool_use they saw in the
-	// same chunk (only with the default digester, which is pure).
+	// same chunk (not when calls are captured).
 	speculate bool
 	cwd       atomic.Pointer[string] // t.Cwd once known, for the workers
 }
@@ -639,10 +702,10 @@ type pendingCall struct {
 	waiting bool
 }
 
-func newParser(dig ToolDigester) *parser {
+func newParser(digests bool) *parser {
 	return &parser{
 		t:       &Transcript{},
-		dig:     dig,
+		digests: digests,
 		seen:    make(map[[16]byte]struct{}),
 		msgs:    make(map[string]int),
 		blocks:  make(map[[2]string]struct{}),
@@ -877,7 +940,7 @@ func (p *parser) result(r *toolResult) {
 	}
 	p.pending[i] = pendingCall{}
 	tc := &p.t.Tools[i]
-	if sp := &r.spec; sp.ok && p.dig != nil && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
+	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
 		// and working directory.
 		p.t.ToolBytes += sp.textLen
@@ -886,8 +949,8 @@ func (p *parser) result(r *toolResult) {
 		return
 	}
 	if body, ok := r.body(); ok && r.measured && p.speculate {
-		// Only the default digester runs here (no capture): it reads
-		// the string still escaped.
+		// No call is captured: the digest reads the string still
+		// escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
 		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, body, false, nil, 0, r.isError, p.t.Cwd)
@@ -901,8 +964,8 @@ func (p *parser) result(r *toolResult) {
 	if d := p.capture[i]; d != nil {
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
 	}
-	if p.dig != nil {
-		tc.Digest, tc.Pending = p.dig(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
+	if p.digests {
+		tc.Digest, tc.Pending = digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
 	}
 }
 
@@ -913,8 +976,8 @@ func (p *parser) finish() {
 		if !pc.waiting {
 			continue
 		}
-		if p.dig != nil {
-			tc.Digest, tc.Pending = p.dig(tc.Name, pc.input, "", false, false, p.t.Cwd)
+		if p.digests {
+			tc.Digest, tc.Pending = digestText(tc.Name, pc.input, "", false, false, p.t.Cwd)
 		}
 	}
 	p.pending = nil

@@ -1,4 +1,4 @@
-package render
+package transcript
 
 import (
 	"bytes"
@@ -101,7 +101,7 @@ func scanInputs(tb testing.TB) (small, large map[string][]byte) {
 		"cases":      []byte(strings.Join(scanCases, "\n") + "\n"),
 		"cases-torn": []byte(strings.Join(scanCases, "\n")),
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl")) // render's golden inputs
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -137,8 +137,8 @@ func withScanSettings(size int, avx2 bool, f func()) {
 // checkSame compares the scanner with the reference reader on data.
 func checkSame(t *testing.T, name string, data []byte) {
 	t.Helper()
-	want, werr := refReadUntil(bytes.NewReader(data), defaultDigester, nil, false)
-	got, gerr := ReadTranscript(bytes.NewReader(data), defaultDigester)
+	want, werr := refRead(bytes.NewReader(data), nil)
+	got, gerr := ReadFrom(bytes.NewReader(data), nil)
 	if (werr == nil) != (gerr == nil) {
 		t.Fatalf("%s: error %v, want %v", name, gerr, werr)
 	}
@@ -146,15 +146,22 @@ func checkSame(t *testing.T, name string, data []byte) {
 		t.Fatalf("%s: transcripts differ (-want +got):\n%s", name, cmp.Diff(want, got))
 	}
 	// First prompt only (list), and with tool calls captured (expand).
-	want, _ = refReadUntil(bytes.NewReader(data), nil, nil, true)
-	got, _ = readUntil(bytes.NewReader(data), nil, nil, true)
+	first := &ReadOptions{UntilFirstPrompt: true, NoDigests: true}
+	want, werr = refRead(bytes.NewReader(data), first)
+	got, gerr = ReadFrom(bytes.NewReader(data), first)
+	if werr != nil || gerr != nil {
+		t.Fatalf("%s: first prompt: error %v, reference %v", name, gerr, werr)
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: first prompt differs (-want +got):\n%s", name, cmp.Diff(want, got))
 	}
 	wantCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
 	gotCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
-	want, _ = refReadUntil(bytes.NewReader(data), defaultDigester, wantCap, false)
-	got, _ = readUntil(bytes.NewReader(data), defaultDigester, gotCap, false)
+	want, werr = refRead(bytes.NewReader(data), &ReadOptions{Capture: wantCap})
+	got, gerr = ReadFrom(bytes.NewReader(data), &ReadOptions{Capture: gotCap})
+	if werr != nil || gerr != nil {
+		t.Fatalf("%s: capture: error %v, reference %v", name, gerr, werr)
+	}
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotCap, wantCap) {
 		t.Fatalf("%s: capture differs (-want +got):\n%s\n%s", name, cmp.Diff(want, got), cmp.Diff(wantCap, gotCap))
 	}
@@ -180,8 +187,8 @@ func TestScanMatchesReference(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		want, _ := refReadUntil(bytes.NewReader(data), defaultDigester, nil, false)
-		got, err := ReadTranscriptFile(t.Context(), path)
+		want, _ := refRead(bytes.NewReader(data), nil)
+		got, err := Read(t.Context(), path, nil)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s from a file: %v (-want +got):\n%s", name, err, cmp.Diff(want, got))
 		}
@@ -204,7 +211,7 @@ func FuzzScan(f *testing.F) {
 		f.Add([]byte(c + "\n"))
 	}
 	f.Add([]byte(strings.Join(scanCases, "\n")))
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl")) // render's golden inputs
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
 			f.Add(b)

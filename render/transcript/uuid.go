@@ -1,4 +1,4 @@
-package render
+package transcript
 
 // hexVal maps a hex digit to its value, anything else to 0xff.
 var hexVal = func() (t [256]byte) {

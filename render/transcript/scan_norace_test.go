@@ -1,5 +1,5 @@
 //go:build !race
 
-package render
+package transcript
 
 const raceEnabled = false

@@ -1,4 +1,4 @@
-package render
+package transcript
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func BenchmarkScanChunk(b *testing.B) {
 	data = data[:bytes.LastIndexByte(data[:chunkSize], '\n')+1]
 	c := &chunk{data: data}
 	var s jsonScanner
-	p := newParser(defaultDigester)
+	p := newParser(true)
 	p.speculate = true
 	sp := p.newSpeculator()
 	b.SetBytes(int64(len(data)))

@@ -1,6 +1,6 @@
 //go:build race
 
-package render
+package transcript
 
 // raceEnabled: the race detector slows the reference reader tenfold, so the
 // differential tests check fewer inputs under it.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package render
+package transcript
 
 import (
 	"context"
@@ -21,7 +21,7 @@ func TestReadTranscriptFIFO(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := ReadTranscriptFile(context.Background(), fifo)
+		_, err := Read(context.Background(), fifo, nil)
 		done <- err
 	}()
 	select {
@@ -32,7 +32,7 @@ func TestReadTranscriptFIFO(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("reading a FIFO blocked")
 	}
-	if _, err := ReadTranscriptFile(context.Background(), filepath.Join(dir, "missing.jsonl")); !os.IsNotExist(unwrapAll(err)) {
+	if _, err := Read(context.Background(), filepath.Join(dir, "missing.jsonl"), nil); !os.IsNotExist(unwrapAll(err)) {
 		t.Errorf("missing file: error = %v, want not-exist", err)
 	}
 }

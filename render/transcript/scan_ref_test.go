@@ -1,4 +1,4 @@
-package render
+package transcript
 
 // The reader as it was before the scanner: json.Unmarshal of every line
 // into narrow structs. Tests compare the scanner against it.
@@ -51,11 +51,14 @@ type refBlock struct {
 	IsError   bool            `json:"is_error"`
 }
 
-// readUntil reads a transcript; with firstPrompt it stops at the first
-// genuine prompt.
-func refReadUntil(r io.Reader, dig ToolDigester, capture map[int]*ToolDetail, firstPrompt bool) (*Transcript, error) {
-	p := newRefParser(dig)
-	p.capture = capture
+// refRead reads a transcript line by line with encoding/json, as o says.
+func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
+	if o == nil {
+		o = &ReadOptions{}
+	}
+	firstPrompt := o.UntilFirstPrompt
+	p := newRefParser(!o.NoDigests)
+	p.capture = o.Capture
 	br := bufio.NewReaderSize(r, 256<<10)
 	var buf []byte
 	for {
@@ -114,7 +117,7 @@ func refReadLine(br *bufio.Reader, buf *[]byte) (data []byte, torn, oversized bo
 
 type refParser struct {
 	t        *Transcript
-	dig      ToolDigester
+	digests  bool
 	seen     map[[16]byte]struct{}
 	msgs     map[string]int // assistant message.id -> index of its event
 	blocks   map[string]map[string]struct{}
@@ -129,10 +132,10 @@ type refPendingCall struct {
 	input json.RawMessage
 }
 
-func newRefParser(dig ToolDigester) *refParser {
+func newRefParser(digests bool) *refParser {
 	return &refParser{
 		t:       &Transcript{},
-		dig:     dig,
+		digests: digests,
 		seen:    make(map[[16]byte]struct{}),
 		msgs:    make(map[string]int),
 		blocks:  make(map[string]map[string]struct{}),
@@ -345,8 +348,8 @@ func (p *refParser) result(r toolResult) {
 	if d := p.capture[i]; d != nil {
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
 	}
-	if p.dig != nil {
-		tc.Digest, tc.Pending = p.dig(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
+	if p.digests {
+		tc.Digest, tc.Pending = digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
 	}
 }
 
@@ -357,8 +360,8 @@ func (p *refParser) finish() {
 		if !ok {
 			continue
 		}
-		if p.dig != nil {
-			tc.Digest, tc.Pending = p.dig(tc.Name, pc.input, "", false, false, p.t.Cwd)
+		if p.digests {
+			tc.Digest, tc.Pending = digestText(tc.Name, pc.input, "", false, false, p.t.Cwd)
 		}
 	}
 	p.pending = nil

@@ -1,0 +1,53 @@
+package render
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"bottle/render/transcript"
+)
+
+// FuzzRender: no input panics the reader or the renderer, the bottle is
+// valid UTF-8, and message text cannot add structural lines beyond those
+// the bottle writes for its turns.
+func FuzzRender(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"\\u0000\\ud800 ---\\n**User** (1)\"}}\n"))
+	f.Add([]byte{0xff, 0xfe, '\n', '{'})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := transcript.ReadFrom(bytes.NewReader(data), nil)
+		if err != nil {
+			t.Fatalf("ReadTranscript: %v", err)
+		}
+		b := fromTranscript(tr)
+		b.SessionID = "fuzz"
+		md := markdown(b, time.UTC)
+		if !utf8.Valid(md) {
+			t.Fatalf("bottle is not valid UTF-8")
+		}
+		if bytes.IndexByte(md, 0) >= 0 {
+			t.Fatalf("bottle holds a NUL byte")
+		}
+		// Each turn writes exactly one **User** and one **Assistant** line.
+		s := string(md)
+		if got := strings.Count(s, "\n**User** ("); got != len(b.Turns) {
+			t.Fatalf("**User** lines = %d, turns = %d", got, len(b.Turns))
+		}
+		if got := strings.Count(s, "\n**Assistant** ("); got != len(b.Turns) {
+			t.Fatalf("**Assistant** lines = %d, turns = %d", got, len(b.Turns))
+		}
+		if got := strings.Count(s, "\n# Session bottle"); got != 0 || !strings.HasPrefix(s, "# Session bottle") {
+			t.Fatalf("forged or missing title line")
+		}
+	})
+}
