@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"bottle/render"
 	"bottle/render/claudemem"
+	"bottle/render/locate"
 )
 
 // dbCheckTimeout bounds doctor's read of claude-mem's database.
@@ -58,7 +58,7 @@ func (c checkLine) String() string {
 	return s
 }
 
-func runDoctor(ctx context.Context, args []string, env render.Env, stdout io.Writer) error {
+func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Writer) error {
 	flags := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	flags.SetOutput(stdout)
 	project := flags.String("project", "", "project `DIR` whose project and local settings are checked (default: the current directory)")
@@ -127,7 +127,7 @@ func checkBinaries() []checkLine {
 }
 
 // checkConfig finds Claude Code's config folder and counts its transcripts.
-func checkConfig(env render.Env) checkLine {
+func checkConfig(env locate.Env) checkLine {
 	dir := configDir(env)
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
@@ -142,7 +142,7 @@ func checkConfig(env render.Env) checkLine {
 }
 
 // checkDB opens claude-mem's database read-only and counts its sessions.
-func checkDB(ctx context.Context, env render.Env) checkLine {
+func checkDB(ctx context.Context, env locate.Env) checkLine {
 	path := env.DBPath()
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return checkLine{statusWarn, "claude-mem DB: standalone (no claude-mem DB at " + path + ")",
@@ -167,7 +167,7 @@ func checkDB(ctx context.Context, env render.Env) checkLine {
 }
 
 // checkBottles really writes a file into the bottles folder.
-func checkBottles(env render.Env) []checkLine {
+func checkBottles(env locate.Env) []checkLine {
 	dir := env.BottlesDir()
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -203,7 +203,7 @@ type settingsScope struct {
 	scope, path string
 }
 
-func settingsScopes(env render.Env, project string) []settingsScope {
+func settingsScopes(env locate.Env, project string) []settingsScope {
 	out := []settingsScope{{"user", filepath.Join(configDir(env), "settings.json")}}
 	if project != "" {
 		out = append(out,
@@ -222,7 +222,7 @@ type foundHook struct {
 
 // checkHooks looks for bottle's three hooks in the user, project and local
 // settings, one line per hook.
-func checkHooks(env render.Env, project string) []checkLine {
+func checkHooks(env locate.Env, project string) []checkLine {
 	var out []checkLine
 	found := map[string][]foundHook{}
 	for _, sc := range settingsScopes(env, project) {
@@ -335,7 +335,7 @@ func matcherMatches(matcher, value string) bool {
 
 // checkServer looks for the "bottle" MCP server in ~/.claude.json (user and
 // local scope) and the project's .mcp.json.
-func checkServer(env render.Env, project string, keys []string) checkLine {
+func checkServer(env locate.Env, project string, keys []string) checkLine {
 	label := "MCP server \"" + serverName + "\""
 	type config struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
@@ -401,7 +401,7 @@ func sameProjectKey(have, want string) bool {
 }
 
 // checkLastRun reports the last line of the hook log.
-func checkLastRun(env render.Env) checkLine {
+func checkLastRun(env locate.Env) checkLine {
 	path := env.LogPath()
 	line, err := lastLogLine(path)
 	switch {
@@ -426,7 +426,7 @@ func checkLastRun(env render.Env) checkLine {
 // (reference/claude-mem-internals.md §8); its plans put bottles in
 // <data>/bottles, bottle's default too. So any claude-mem setting whose name
 // mentions ENDLESS or BOTTLE and is switched on counts.
-func checkEndlessMode(env render.Env) checkLine {
+func checkEndlessMode(env locate.Env) checkLine {
 	files := []string{filepath.Join(env.Home, ".claude-mem", "settings.json")}
 	if f := filepath.Join(env.DataDir(), "settings.json"); !slices.Contains(files, f) {
 		files = append(files, f)

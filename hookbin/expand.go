@@ -7,9 +7,10 @@ import (
 	"io"
 
 	"bottle/render"
+	"bottle/render/locate"
 )
 
-func runExpand(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("expand", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	session := fs.String("session", "", "the `id` of the session the ids belong to (needed for t/u/a ids)")
@@ -28,7 +29,11 @@ func runExpand(ctx context.Context, args []string, env render.Env, stdout, stder
 	if len(ids) == 0 {
 		return exitError{code: 2, msg: "expand needs at least one id (run hookbin expand --help)"}
 	}
-	o := render.Options{Env: env, SessionID: *session, TranscriptPath: *transcript, DBPath: *db}
+	src, err := locate.Find(env, *session, *transcript, *db)
+	if err != nil {
+		return err
+	}
+	o := render.Options{SessionID: *session, TranscriptPath: src.Transcript, DBPath: src.DB}
 	exps, err := render.Expand(ctx, o, ids)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"bottle/render"
+	"bottle/render/locate"
 )
 
 // FuzzSessionStartPayload: whatever arrives on stdin, session-start returns
@@ -22,7 +22,7 @@ func FuzzSessionStartPayload(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	home := f.TempDir()
-	env := render.Env{Home: home, Getenv: func(k string) string {
+	env := locate.Env{Home: home, Getenv: func(k string) string {
 		switch k {
 		case "CLAUDE_CONFIG_DIR":
 			return filepath.Join(home, ".claude")

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"bottle/render"
+	"bottle/render/bottles"
+	"bottle/render/locate"
 )
 
 // The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
@@ -98,7 +100,7 @@ var (
 
 // hookEnv is what a hook's work depends on.
 type hookEnv struct {
-	env    render.Env
+	env    locate.Env
 	render func(context.Context, render.Options) (*render.Result, error)
 	now    time.Time
 }
@@ -115,15 +117,15 @@ type skipped string
 
 func (s skipped) Error() string { return string(s) }
 
-func runSessionStart(ctx context.Context, args []string, env render.Env, stdin io.Reader, stdout io.Writer) error {
+func runSessionStart(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
 	return runHook(ctx, sessionStartHook, args, env, stdin, stdout)
 }
 
-func runStop(ctx context.Context, args []string, env render.Env, stdin io.Reader, stdout io.Writer) error {
+func runStop(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
 	return runHook(ctx, stopHook, args, env, stdin, stdout)
 }
 
-func runSessionEnd(ctx context.Context, args []string, env render.Env, stdin io.Reader, stdout io.Writer) error {
+func runSessionEnd(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
 	return runHook(ctx, sessionEndHook, args, env, stdin, stdout)
 }
 
@@ -132,7 +134,7 @@ func runSessionEnd(ctx context.Context, args []string, env render.Env, stdin io.
 // The work runs in a goroutine, so a deadline bounds even a blocked read of
 // stdin; at the deadline the hook prints nothing and returns while the work
 // is abandoned (its context is cancelled, and the process exits).
-func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin io.Reader, stdout io.Writer) (err error) {
+func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) (err error) {
 	start := time.Now()
 	entry := logEntry{Time: start, Hook: h.name, Key: h.key}
 	logIt := true
@@ -203,8 +205,8 @@ func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin i
 			return
 		}
 		got <- p
-		if !render.ValidSessionID(p.SessionID) {
-			o.err = fmt.Errorf("%w in payload", render.ErrBadSessionID)
+		if !locate.ValidID(p.SessionID) {
+			o.err = fmt.Errorf("%w in payload", locate.ErrBadSessionID)
 			return
 		}
 		o.res, o.err = h.work(ctx, he, p)
@@ -262,13 +264,13 @@ func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin i
 // homeless reports whether the folders a hook reads and writes are unknown:
 // without HOME (and the variables that stand in for it) Env's defaults are
 // relative paths, which would resolve against the hook's working directory.
-func homeless(env render.Env) bool {
+func homeless(env locate.Env) bool {
 	return !filepath.IsAbs(env.ConfigDir()) || !filepath.IsAbs(env.BottlesDir()) || !filepath.IsAbs(env.LogPath())
 }
 
 // hookDeadline is the --deadline flag when set, else $BOTTLE_HOOK_DEADLINE,
 // else def. warn, when not empty, is appended to the log line.
-func hookDeadline(flagValue time.Duration, env render.Env, def time.Duration) (d time.Duration, warn string) {
+func hookDeadline(flagValue time.Duration, env locate.Env, def time.Duration) (d time.Duration, warn string) {
 	if flagValue > 0 {
 		return flagValue, ""
 	}
@@ -327,7 +329,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 		return hookResult{}, skipped("no transcript, so no compaction")
 	}
 	fitMemory(path)
-	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, Env: h.env})
+	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, TranscriptErr: missing(path), DBPath: h.env.DBPath()})
 	if err != nil {
 		return hookResult{}, err
 	}
@@ -389,7 +391,7 @@ func renderAndWrite(ctx context.Context, h hookEnv, p hookPayload) (hookResult, 
 		return hookResult{}, err
 	}
 	fitMemory(path)
-	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, Env: h.env})
+	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, TranscriptErr: missing(path), DBPath: h.env.DBPath()})
 	if err != nil {
 		return hookResult{}, err
 	}
@@ -403,7 +405,7 @@ func renderAndWrite(ctx context.Context, h hookEnv, p hookPayload) (hookResult, 
 // (they asked to forget it) and renders it a last time otherwise.
 func sessionEnd(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
 	if p.Reason == "clear" {
-		dst, err := render.Archive(h.env.BottlesDir(), p.SessionID, h.now, 0)
+		dst, err := bottles.Archive(h.env.BottlesDir(), p.SessionID, h.now, 0)
 		if err != nil {
 			return hookResult{}, err
 		}
@@ -422,7 +424,7 @@ func writeBottle(ctx context.Context, h hookEnv, res *render.Result) (string, er
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	path, err := render.WriteBottle(h.env.BottlesDir(), res.SessionID, res.Markdown)
+	path, err := bottles.Write(h.env.BottlesDir(), res.SessionID, res.Markdown)
 	if err != nil {
 		return "", err
 	}
@@ -436,7 +438,7 @@ func writeBottle(ctx context.Context, h hookEnv, res *render.Result) (string, er
 // when it names a file, else the one found by session id under the projects
 // folder, else "" (the render then reconstructs the session from claude-mem's
 // database, or fails).
-func transcriptOf(env render.Env, p hookPayload) (string, error) {
+func transcriptOf(env locate.Env, p hookPayload) (string, error) {
 	if p.TranscriptPath != "" {
 		fi, err := os.Stat(p.TranscriptPath)
 		switch {
@@ -448,11 +450,19 @@ func transcriptOf(env render.Env, p hookPayload) (string, error) {
 			return "", fmt.Errorf("transcript_path: %w", err)
 		}
 	}
-	path, err := render.FindTranscript(env, p.SessionID)
-	if errors.Is(err, render.ErrNoTranscript) {
+	path, err := locate.Transcript(env, p.SessionID)
+	if errors.Is(err, locate.ErrNoTranscript) {
 		return "", nil
 	}
 	return path, err
+}
+
+// missing is why a render has no transcript when path is "".
+func missing(path string) error {
+	if path != "" {
+		return nil
+	}
+	return locate.ErrNoTranscript
 }
 
 // currentTask is the raw text of the pointer's "Current task:" line (SPEC

@@ -16,10 +16,11 @@ import (
 
 	"bottle/render"
 	"bottle/render/claudemem/memtest"
+	"bottle/render/locate"
 )
 
 // hookWorld is a scratch machine for hook runs. run() reads the process
-// environment (render.OSEnv), so the world sets HOME, CLAUDE_CONFIG_DIR and
+// environment (locate.OSEnv), so the world sets HOME, CLAUDE_CONFIG_DIR and
 // CLAUDE_MEM_DATA_DIR with t.Setenv, and its tests cannot run in parallel.
 type hookWorld struct {
 	home, config, data string
@@ -425,8 +426,8 @@ func TestHookBlockedStdin(t *testing.T) {
 }
 
 func TestHookDeadlineConfig(t *testing.T) {
-	env := func(v string) render.Env {
-		return render.Env{Getenv: func(k string) string {
+	env := func(v string) locate.Env {
+		return locate.Env{Getenv: func(k string) string {
 			if k == deadlineEnv {
 				return v
 			}

@@ -40,6 +40,7 @@ import (
 
 	"bottle/render"
 	"bottle/render/claudemem/memtest"
+	"bottle/render/locate"
 	"bottle/render/privacy"
 )
 
@@ -125,7 +126,7 @@ func newSandbox(t *testing.T) *sandbox {
 	w := &sandbox{root: root, home: filepath.Join(root, "home"), cwd: filepath.Join(root, "work", "proj"), hookbin: hb, mcpserver: ms}
 	w.config = filepath.Join(w.home, ".claude")
 	w.data = filepath.Join(w.home, ".claude-mem")
-	w.projDir = filepath.Join(w.config, "projects", render.ProjectDirName(w.cwd))
+	w.projDir = filepath.Join(w.config, "projects", locate.ProjectDirName(w.cwd))
 	for _, d := range []string{w.home, w.cwd, w.projDir, w.data} {
 		mustMkdir(t, d)
 	}
@@ -1616,7 +1617,7 @@ func FuzzHostileSession(f *testing.F) {
 		if err := os.WriteFile(tp, []byte(b.String()), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		o := render.Options{SessionID: sid, TranscriptPath: tp, NoDB: true, BudgetTokens: -1, Location: time.UTC}
+		o := render.Options{SessionID: sid, TranscriptPath: tp, NoBudget: true, Location: time.UTC}
 		res, err := render.Render(context.Background(), o)
 		if err != nil {
 			t.Fatalf("Render: %v", err)

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"bottle/render"
+	"bottle/render/locate"
 )
 
 // serverName is the MCP server name bottle registers; the model sees its
@@ -117,7 +117,7 @@ func parseInstallFlags(name string, args []string, stdout io.Writer) (cfg instal
 	return cfg, false, nil
 }
 
-func runInstall(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
 	cfg, help, err := parseInstallFlags("install", args, stdout)
 	if err != nil || help {
 		return err
@@ -145,7 +145,7 @@ func runInstall(ctx context.Context, args []string, env render.Env, stdout, stde
 	return finish(ctx, "install", cfg, edits, stdout)
 }
 
-func runUninstall(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+func runUninstall(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
 	cfg, help, err := parseInstallFlags("uninstall", args, stdout)
 	if err != nil || help {
 		return err
@@ -333,7 +333,7 @@ type targets struct {
 	mcpDirPerm      fs.FileMode
 }
 
-func scopeTargets(scope string, env render.Env, projectFlag string) (targets, error) {
+func scopeTargets(scope string, env locate.Env, projectFlag string) (targets, error) {
 	if scope == "user" {
 		cj, err := claudeJSON(env)
 		if err != nil {
@@ -371,7 +371,7 @@ func scopeTargets(scope string, env render.Env, projectFlag string) (targets, er
 	}, nil
 }
 
-func getenv(env render.Env, k string) string {
+func getenv(env locate.Env, k string) string {
 	if env.Getenv == nil {
 		return ""
 	}
@@ -379,7 +379,7 @@ func getenv(env render.Env, k string) string {
 }
 
 // configDir is env.ConfigDir made absolute.
-func configDir(env render.Env) string {
+func configDir(env locate.Env) string {
 	d := env.ConfigDir()
 	if abs, err := filepath.Abs(d); err == nil {
 		return abs
@@ -389,7 +389,7 @@ func configDir(env render.Env) string {
 
 // claudeJSON is Claude Code's global config file: ~/.claude.json, or
 // $CLAUDE_CONFIG_DIR/.claude.json when that variable is set.
-func claudeJSON(env render.Env) (string, error) {
+func claudeJSON(env locate.Env) (string, error) {
 	if getenv(env, "CLAUDE_CONFIG_DIR") != "" {
 		return filepath.Join(configDir(env), ".claude.json"), nil
 	}

@@ -11,16 +11,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"bottle/render/locate"
 
-	"bottle/render"
+	"github.com/google/go-cmp/cmp"
 )
 
 // world is a scratch machine: a HOME, a project directory and fake binaries.
 type world struct {
 	root, home, project, bin string
 	hookbin, mcpserver       string
-	vars                     map[string]string // environment seen through render.Env
+	vars                     map[string]string // environment seen through locate.Env
 }
 
 func newWorld(t *testing.T) *world {
@@ -56,8 +56,8 @@ func fakeBinary(t *testing.T, dir, name string) string {
 	return p
 }
 
-func (w *world) env() render.Env {
-	return render.Env{Home: w.home, Getenv: func(k string) string { return w.vars[k] }}
+func (w *world) env() locate.Env {
+	return locate.Env{Home: w.home, Getenv: func(k string) string { return w.vars[k] }}
 }
 
 // run calls runInstall or runUninstall with the world's project and, for

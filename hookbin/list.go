@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"bottle/render"
+	"bottle/render/locate"
 )
 
-func runList(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	project := fs.String("project", "", "list only the sessions of the project at `dir`")
@@ -34,7 +34,7 @@ func runList(ctx context.Context, args []string, env render.Env, stdout, stderr 
 			return err
 		}
 	}
-	list, notes, err := render.List(ctx, env, *db, dir)
+	list, notes, err := locate.List(ctx, env, *db, dir)
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)
 	}

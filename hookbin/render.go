@@ -11,9 +11,11 @@ import (
 	"strings"
 
 	"bottle/render"
+	"bottle/render/bottles"
+	"bottle/render/locate"
 )
 
-func runRender(ctx context.Context, args []string, env render.Env, stdout, stderr io.Writer) error {
+func runRender(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	transcript := fs.String("transcript", "", "transcript `path` (default: found by session id under $CLAUDE_CONFIG_DIR or ~/.claude)")
@@ -44,10 +46,7 @@ func runRender(ctx context.Context, args []string, env render.Env, stdout, stder
 	if len(pos) > 1 {
 		return exitError{code: 2, msg: "render takes one session id or transcript file (run hookbin render --help)"}
 	}
-	o := render.Options{Env: env, TranscriptPath: *transcript, DBPath: *db, BudgetTokens: *budget}
-	if *budget <= 0 {
-		o.BudgetTokens = -1
-	}
+	o := render.Options{TranscriptPath: *transcript, DBPath: *db, BudgetTokens: *budget, NoBudget: *budget <= 0}
 	if len(pos) == 1 {
 		arg := pos[0]
 		if strings.HasSuffix(arg, ".jsonl") || strings.ContainsAny(arg, `/\`) {
@@ -62,14 +61,15 @@ func runRender(ctx context.Context, args []string, env render.Env, stdout, stder
 	if o.SessionID == "" && o.TranscriptPath == "" {
 		return exitError{code: 2, msg: "render needs a session id, a FILE.jsonl or --example (run hookbin render --help)"}
 	}
-	path := o.TranscriptPath
-	if path == "" {
-		path, _ = render.FindTranscript(env, o.SessionID) // "" if none: Render says why
+	src, err := locate.Find(env, o.SessionID, o.TranscriptPath, o.DBPath)
+	if err != nil {
+		return err
 	}
-	fitMemory(path)
+	o.TranscriptPath, o.TranscriptErr, o.DBPath = src.Transcript, src.TranscriptErr, src.DB
+	fitMemory(o.TranscriptPath)
 	res, err := render.Render(ctx, o)
 	if err != nil {
-		if errors.Is(err, render.ErrNoTranscript) {
+		if errors.Is(err, locate.ErrNoTranscript) {
 			return fmt.Errorf("%w (pass the file with --transcript)", err)
 		}
 		return err
@@ -79,7 +79,7 @@ func runRender(ctx context.Context, args []string, env render.Env, stdout, stder
 		_, err = stdout.Write(res.Markdown)
 		return err
 	case "":
-		path, err := render.WriteBottle(env.BottlesDir(), res.SessionID, res.Markdown)
+		path, err := bottles.Write(env.BottlesDir(), res.SessionID, res.Markdown)
 		if err != nil {
 			return err
 		}

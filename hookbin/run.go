@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"bottle/render"
+	"bottle/render/locate"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stderr, usage)
 		return exitError{code: 2}
 	}
-	env := render.OSEnv()
+	env := locate.OSEnv()
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "--version", "-version", "version":

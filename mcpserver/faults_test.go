@@ -24,8 +24,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"bottle/render"
 	"bottle/render/claudemem/memtest"
+	"bottle/render/locate"
 )
 
 // startEnv is the environment the test binary started with: the server is
@@ -85,7 +85,7 @@ func startServer(t *testing.T) *liveServer {
 	root := t.TempDir()
 	s := &liveServer{home: filepath.Join(root, "home"), cwd: filepath.Join(root, "work", "proj"), stderr: &syncBuffer{}}
 	s.db = filepath.Join(s.home, ".claude-mem", "claude-mem.db")
-	s.projects = filepath.Join(s.home, ".claude", "projects", render.ProjectDirName(s.cwd))
+	s.projects = filepath.Join(s.home, ".claude", "projects", locate.ProjectDirName(s.cwd))
 	for _, d := range []string{s.cwd, s.projects, filepath.Dir(s.db)} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)

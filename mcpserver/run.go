@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"bottle/render"
+	"bottle/render/locate"
 	"bottle/tools"
 )
 
@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return usageError{fmt.Sprintf("unexpected argument %q (run mcpserver --help)", fs.Arg(0))}
 	}
 
-	env := render.OSEnv()
+	env := locate.OSEnv()
 	logger := log.New(logWriter{path: env.LogPath()}, "", 0)
 	cwd, err := os.Getwd()
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render"
+	"bottle/render/locate"
 )
 
 const basicSID = "11111111-2222-4333-8444-555555555555"
@@ -34,7 +34,7 @@ func scratch(t *testing.T) (home, cwd string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proj := filepath.Join(home, ".claude", "projects", render.ProjectDirName(cwd))
+	proj := filepath.Join(home, ".claude", "projects", locate.ProjectDirName(cwd))
 	for _, d := range []string{cwd, proj} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)

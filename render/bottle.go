@@ -1,11 +1,12 @@
 package render
 
 import (
-	"bottle/render/transcript"
 	"bytes"
 	"strconv"
 	"strings"
 	"time"
+
+	"bottle/render/transcript"
 )
 
 // Mode says which sources a bottle was rendered from.

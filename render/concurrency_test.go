@@ -21,6 +21,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"bottle/render/bottles"
 )
 
 // noTemps fails when dir holds anything but bottles.
@@ -79,7 +81,7 @@ func TestConcurrentWriteBottle(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for r := range rounds {
-				if _, err := WriteBottle(dir, id, content(w, r)); err != nil {
+				if _, err := bottles.Write(dir, id, content(w, r)); err != nil {
 					t.Error(err)
 				}
 			}
@@ -102,7 +104,7 @@ func TestConcurrentRenders(t *testing.T) {
 	dir := t.TempDir()
 	const renders, readers = 32, 16
 	transcript := filepath.Join("testdata", "commands.jsonl")
-	o := Options{SessionID: "commands-1", TranscriptPath: transcript, NoDB: true, Location: time.UTC, BudgetTokens: -1}
+	o := Options{SessionID: "commands-1", TranscriptPath: transcript, Location: time.UTC, NoBudget: true}
 	want := map[string][]byte{} // "rendered: <stamp>" -> bottle
 	clock := func(i int) time.Time { return fixedNow.Add(time.Duration(i) * time.Minute) }
 	for i := range renders {
@@ -148,7 +150,7 @@ func TestConcurrentRenders(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if _, err := WriteBottle(dir, o.SessionID, res.Markdown); err != nil {
+			if _, err := bottles.Write(dir, o.SessionID, res.Markdown); err != nil {
 				t.Error(err)
 			}
 		})
@@ -185,7 +187,7 @@ func TestConcurrentArchive(t *testing.T) {
 		wg.Go(func() {
 			for r := range 8 {
 				m := fmt.Sprintf("MARK-%d-%d\n", w, r)
-				if _, err := WriteBottle(dir, id, append(append([]byte(m), body...), m...)); err != nil {
+				if _, err := bottles.Write(dir, id, append(append([]byte(m), body...), m...)); err != nil {
 					t.Error(err)
 				}
 			}
@@ -194,7 +196,7 @@ func TestConcurrentArchive(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			// Distinct archive times: two archives in one second share a name.
-			if _, err := Archive(dir, id, fixedNow.Add(time.Duration(i)*time.Second), 0); err != nil {
+			if _, err := bottles.Archive(dir, id, fixedNow.Add(time.Duration(i)*time.Second), 0); err != nil {
 				t.Error(err)
 			}
 		})

@@ -158,7 +158,7 @@ func TestCorpusFullMode(t *testing.T) {
 	for _, path := range corpusTranscripts(t) {
 		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
-			res, err := Render(context.Background(), Options{TranscriptPath: path, Now: time.Unix(0, 0), Location: time.UTC, BudgetTokens: -1})
+			res, err := Render(context.Background(), Options{TranscriptPath: path, Now: time.Unix(0, 0), Location: time.UTC, NoBudget: true})
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}

@@ -97,7 +97,7 @@ func TestCorpusDatabases(t *testing.T) {
 			dbs[name] = copyDB(t, name)
 		}
 		t.Run(name+"/"+e.ContentSessionID, func(t *testing.T) {
-			o := Options{SessionID: e.ContentSessionID, DBPath: dbs[name], TranscriptPath: e.transcriptOf(t), Now: fixedNow, Location: time.UTC, BudgetTokens: -1}
+			o := Options{SessionID: e.ContentSessionID, DBPath: dbs[name], TranscriptPath: e.transcriptOf(t), Now: fixedNow, Location: time.UTC, NoBudget: true}
 			res, err := Render(context.Background(), o)
 			if err != nil {
 				t.Fatalf("Render: %v", err)

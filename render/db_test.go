@@ -75,8 +75,8 @@ func TestRenderPendingTail(t *testing.T) {
 }
 
 func TestRenderReconstructed(t *testing.T) {
-	home := t.TempDir() // no transcript anywhere
-	res := renderWith(t, Options{SessionID: fixtureSID, Env: Env{Home: home}, DBPath: basicDB(t)})
+	// No transcript: the session is rebuilt from the database.
+	res := renderWith(t, Options{SessionID: fixtureSID, DBPath: basicDB(t)})
 	md := string(res.Markdown)
 	if res.Mode != ModeReconstructed {
 		t.Fatalf("mode = %s, want reconstructed", res.Mode)
@@ -97,7 +97,7 @@ func TestRenderReconstructedTruncated(t *testing.T) {
 	long := strings.Repeat("a", 3999) + "…"
 	rows := strings.Replace(rowsBasic, "'List the Go files in this project.'", "'"+long+"'", 1)
 	db := memtest.Create(t, filepath.Join(t.TempDir(), "claude-mem.db"), memtest.SchemaCurrent, rows, "wal")
-	res := renderWith(t, Options{SessionID: fixtureSID, Env: Env{Home: t.TempDir()}, DBPath: db})
+	res := renderWith(t, Options{SessionID: fixtureSID, DBPath: db})
 	if !strings.Contains(string(res.Markdown), long+"\n[truncated at 4000 chars]\n") {
 		t.Error("a prompt stored at claude-mem's cap is not marked truncated")
 	}
@@ -153,7 +153,7 @@ func TestRenderDBFaults(t *testing.T) {
 		if res.Mode != ModeFull || !strings.Contains(md, "claude-mem observations unavailable") || !strings.Contains(md, "- [#t1] Glob") {
 			t.Errorf("corrupt DB with a transcript: want a full bottle with digests and a note:\n%s", md)
 		}
-		_, err := Render(context.Background(), Options{SessionID: fixtureSID, Env: Env{Home: t.TempDir()}, DBPath: db})
+		_, err := Render(context.Background(), Options{SessionID: fixtureSID, DBPath: db})
 		if err == nil || !strings.Contains(err.Error(), "claude-mem database failed") {
 			t.Errorf("corrupt DB without a transcript: error = %v", err)
 		}
@@ -171,7 +171,7 @@ func TestRenderDBFaults(t *testing.T) {
 		}
 	})
 	t.Run("Nothing", func(t *testing.T) {
-		_, err := Render(context.Background(), Options{SessionID: "no-such", Env: Env{Home: t.TempDir()}, DBPath: basicDB(t)})
+		_, err := Render(context.Background(), Options{SessionID: "no-such", DBPath: basicDB(t)})
 		if err == nil || !strings.Contains(err.Error(), "nothing to render") {
 			t.Errorf("error = %v, want nothing to render", err)
 		}

@@ -1,10 +1,11 @@
 package render
 
 import (
-	"bottle/render/transcript"
 	"bytes"
 	_ "embed"
 	"time"
+
+	"bottle/render/transcript"
 )
 
 //go:embed example/session.jsonl

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bottle/render/transcript"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +11,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"bottle/render/locate"
+	"bottle/render/transcript"
 
 	"bottle/render/claudemem"
 )
@@ -102,7 +104,7 @@ func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 		}
 	}
 	if o.SessionID != "" {
-		if err := checkID(o.SessionID); err != nil {
+		if err := locate.CheckID(o.SessionID); err != nil {
 			return nil, err
 		}
 	}
@@ -110,13 +112,6 @@ func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 	var b *Bottle
 	var stored *claudemem.Session
 	path := o.TranscriptPath
-	if needTranscript && path == "" && o.SessionID != "" {
-		p, err := FindTranscript(o.Env, o.SessionID)
-		if err != nil && !errors.Is(err, ErrNoTranscript) {
-			return nil, err
-		}
-		path = p
-	}
 	if needTranscript && path != "" {
 		tr, err := transcript.Read(ctx, path, &transcript.ReadOptions{Capture: tools})
 		if err != nil {
@@ -125,9 +120,6 @@ func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 		t, b = tr, fromTranscript(tr)
 	}
 	dbPath := o.DBPath
-	if dbPath == "" && !o.NoDB {
-		dbPath = o.Env.DBPath()
-	}
 	var records map[int64]claudemem.Observation
 	var dbErr error
 	if len(obs) > 0 || (needTranscript && b == nil && o.SessionID != "") {

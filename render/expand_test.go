@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -45,7 +46,7 @@ func TestParseID(t *testing.T) {
 func TestExpandFixtures(t *testing.T) {
 	expand := func(fixture string, ids ...string) []Expansion {
 		t.Helper()
-		got, err := Expand(context.Background(), Options{TranscriptPath: filepath.Join("testdata", fixture+".jsonl"), NoDB: true, Location: time.UTC}, ids)
+		got, err := Expand(context.Background(), Options{TranscriptPath: filepath.Join("testdata", fixture+".jsonl"), Location: time.UTC}, ids)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,12 +156,12 @@ func assistantBlock(md string, n int) string {
 // bottle shows.
 func checkFolding(t *testing.T, path string, budget int) *Result {
 	t.Helper()
-	o := Options{TranscriptPath: path, NoDB: true, Now: fixedNow, Location: time.UTC, BudgetTokens: budget}
+	o := Options{TranscriptPath: path, Now: fixedNow, Location: time.UTC, BudgetTokens: budget}
 	res, err := Render(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.BudgetTokens = -1
+	o.NoBudget = true
 	full, err := Render(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +191,7 @@ func checkFolding(t *testing.T, path string, budget int) *Result {
 		}
 	}
 	ids := idsIn(md)
-	exps, err := Expand(context.Background(), Options{TranscriptPath: path, NoDB: true, Location: time.UTC}, ids)
+	exps, err := Expand(context.Background(), Options{TranscriptPath: path, Location: time.UTC}, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,9 @@ func longSession(t *testing.T, turns int) string {
 			fmt.Sprintf(`{"type":"user","uuid":"r%d","timestamp":%q,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"tool%d","content":"ok"}]}}`, i, ts, i))
 	}
 	path := filepath.Join(t.TempDir(), "long.jsonl")
-	writeFile(t, path, strings.Join(lines, "\n")+"\n")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	return path
 }
 

@@ -19,7 +19,7 @@ func TestMappedConcurrentRenders(t *testing.T) {
 	if err := os.WriteFile(path, genTranscript(t, 10<<20), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: -1, Now: time.Unix(0, 0), Location: time.UTC}
+	o := Options{TranscriptPath: path, NoBudget: true, Now: time.Unix(0, 0), Location: time.UTC}
 	want, err := Render(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

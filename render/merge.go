@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bottle/render/transcript"
 	"fmt"
 	"slices"
 	"sort"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+
+	"bottle/render/transcript"
 
 	"bottle/render/claudemem"
 )

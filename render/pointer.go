@@ -5,6 +5,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"bottle/render/locate"
 )
 
 // Limits of the SessionStart pointer (SPEC §4.1). Claude Code caps an
@@ -46,7 +48,7 @@ type PointerInput struct {
 func Pointer(p PointerInput) string {
 	path := shownField(p.BottlePath, pathMaxUnits)
 	id := p.SessionID
-	if !ValidSessionID(id) {
+	if !locate.ValidID(id) {
 		id = shownField(id, 128)
 	}
 	task := TaskLine(p.CurrentTask)

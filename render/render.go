@@ -5,7 +5,6 @@
 package render
 
 import (
-	"bottle/render/transcript"
 	"bytes"
 	"context"
 	"errors"
@@ -15,33 +14,44 @@ import (
 	"strings"
 	"time"
 
+	"bottle/render/locate"
+	"bottle/render/transcript"
+
 	"github.com/sourcegraph/conc"
 
 	"bottle/render/claudemem"
 )
 
-// Options says what to render and how.
+// Options says what to render and how. Paths come resolved (package
+// locate finds them): Render knows no folder layout.
 type Options struct {
-	// SessionID names the session; with no TranscriptPath the transcript is
-	// found under Env's projects folder.
+	// SessionID names the session; "" takes it from the transcript's name,
+	// else from its entries.
 	SessionID string
-	// TranscriptPath is the transcript to read ("" = find it by SessionID).
+	// TranscriptPath is the transcript to read; "" renders the session
+	// from claude-mem's records alone (reconstructed mode).
 	TranscriptPath string
-	// Env resolves default locations.
-	Env Env
-	// DBPath is claude-mem's database ("" = Env.DBPath(); a missing file
-	// means standalone mode, not an error).
+	// TranscriptErr says why TranscriptPath is empty (for instance
+	// locate.ErrNoTranscript); Render names it when the database holds
+	// nothing either.
+	TranscriptErr error
+	// DBPath is claude-mem's database; "" or a missing file means
+	// standalone mode, not an error.
 	DBPath string
-	// NoDB renders from the transcript alone, ignoring any database.
-	NoDB bool
-	// BudgetTokens bounds the bottle's estimated tokens (0 = the default
-	// budget, negative = render everything).
+	// BudgetTokens bounds the bottle's estimated tokens; 0 means
+	// [DefaultBudgetTokens].
 	BudgetTokens int
+	// NoBudget renders every turn in full, whatever BudgetTokens says.
+	NoBudget bool
 	// Now is the render time written in the header (zero = time.Now()).
 	Now time.Time
 	// Location is the zone of the times shown (nil = time.Local).
 	Location *time.Location
 }
+
+// ErrNothingToRender means that neither a transcript nor stored records of
+// the session exist.
+var ErrNothingToRender = errors.New("nothing to render: no transcript and no stored prompts or observations")
 
 // DefaultBudgetTokens is the default bottle budget in estimated tokens.
 const DefaultBudgetTokens = 20000
@@ -92,31 +102,19 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		o.Location = time.Local
 	}
 	if o.SessionID != "" {
-		if err := checkID(o.SessionID); err != nil {
+		if err := locate.CheckID(o.SessionID); err != nil {
 			return nil, err
 		}
 	}
-	path := o.TranscriptPath
-	var findErr error
-	if path == "" {
-		if o.SessionID == "" {
-			return nil, errors.New("render: no session id and no transcript given")
-		}
-		p, err := FindTranscript(o.Env, o.SessionID)
-		if err != nil && !errors.Is(err, ErrNoTranscript) {
-			return nil, err
-		}
-		path, findErr = p, err
-	}
-	dbPath := o.DBPath
-	if dbPath == "" {
-		dbPath = o.Env.DBPath()
+	path, dbPath := o.TranscriptPath, o.DBPath
+	if path == "" && o.SessionID == "" {
+		return nil, errors.New("render: no session id and no transcript given")
 	}
 	// The session id is known before reading unless a file with an
 	// unusual name has to say it.
 	id := o.SessionID
-	if id == "" && path != "" {
-		if name := strings.TrimSuffix(filepath.Base(path), ".jsonl"); ValidSessionID(name) {
+	if id == "" {
+		if name := strings.TrimSuffix(filepath.Base(path), ".jsonl"); locate.ValidID(name) {
 			id = name
 		}
 	}
@@ -132,21 +130,23 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	if path != "" {
 		wg.Go(func() { t, tErr = transcript.Read(ctx, path, nil) })
 	}
-	if !o.NoDB && id != "" {
+	if id != "" {
 		wg.Go(func() { stored, dbNotes, dbErr = loadStored(ctx, dbPath, id) })
 	}
 	wg.Wait()
 	if tErr != nil {
 		return nil, tErr
 	}
+	noTranscript := o.TranscriptErr
+	if noTranscript == nil {
+		noTranscript = errors.New("none given")
+	}
 	if id == "" && t != nil {
 		id = t.SessionID
-		if err := checkID(id); err != nil {
+		if err := locate.CheckID(id); err != nil {
 			return nil, fmt.Errorf("session of %s: %w", path, err)
 		}
-		if !o.NoDB {
-			stored, dbNotes, dbErr = loadStored(ctx, dbPath, id)
-		}
+		stored, dbNotes, dbErr = loadStored(ctx, dbPath, id)
 	}
 
 	var b *Bottle
@@ -163,10 +163,10 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		}
 	} else {
 		if dbErr != nil {
-			return nil, fmt.Errorf("render %s: no transcript (%v), and the claude-mem database failed: %w", id, findErr, dbErr)
+			return nil, fmt.Errorf("render %s: no transcript (%v), and the claude-mem database failed: %w", id, noTranscript, dbErr)
 		}
 		if stored == nil {
-			return nil, fmt.Errorf("render %s: %w (%v; no stored session in %s)", id, ErrNothingToRender, findErr, dbPath)
+			return nil, fmt.Errorf("render %s: %w (%v; no stored session in %s)", id, ErrNothingToRender, noTranscript, dbPath)
 		}
 		var err error
 		if b, err = fromStored(stored); err != nil {
@@ -190,7 +190,10 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	}
 	countItems(b, res)
 	budget := o.BudgetTokens
-	if budget == 0 {
+	switch {
+	case o.NoBudget:
+		budget = -1
+	case budget <= 0:
 		budget = DefaultBudgetTokens
 	}
 	res.Markdown, res.Folded = fitBudget(b, o.Location, budget)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bottle/internal/gentranscript"
+	"bottle/render/bottles"
 	"bottle/render/claudemem/memtest"
 )
 
@@ -24,7 +25,7 @@ func BenchmarkRenderScaling(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(len(data)))
-			o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: -1, Now: time.Unix(0, 0), Location: time.UTC}
+			o := Options{TranscriptPath: path, NoBudget: true, Now: time.Unix(0, 0), Location: time.UTC}
 			for b.Loop() {
 				if _, err := Render(context.Background(), o); err != nil {
 					b.Fatal(err)
@@ -92,7 +93,7 @@ func BenchmarkWriteBottle(b *testing.B) {
 	dir := b.TempDir()
 	md := []byte(strings.Repeat("a line of a bottle, about sixty bytes long, give or take.\n", 1700))
 	for b.Loop() {
-		if _, err := WriteBottle(dir, "bench", md); err != nil {
+		if _, err := bottles.Write(dir, "bench", md); err != nil {
 			b.Fatal(err)
 		}
 	}

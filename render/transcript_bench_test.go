@@ -58,7 +58,7 @@ func BenchmarkRender(b *testing.B) {
 		}
 		b.SetBytes(fi.Size())
 		b.ReportAllocs()
-		o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: budget, Now: time.Unix(0, 0), Location: time.UTC}
+		o := Options{TranscriptPath: path, BudgetTokens: budget, NoBudget: budget < 0, Now: time.Unix(0, 0), Location: time.UTC}
 		for b.Loop() {
 			if _, err := Render(context.Background(), o); err != nil {
 				b.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"bottle/render"
 	"bottle/render/claudemem"
+	"bottle/render/locate"
 	"bottle/render/privacy"
 )
 
@@ -67,7 +68,7 @@ func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}
-		if id != "" && !render.ValidSessionID(id) {
+		if id != "" && !locate.ValidID(id) {
 			return badID(id), nil
 		}
 		return d.expand(ctx, id, ids), nil
@@ -156,10 +157,10 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 	// are looked up across every session.
 	s := session{id: sessionID, how: "given"}
 	if s.id == "" {
-		if cid, p, err := render.CurrentSession(ctx, d.Env, d.Cwd); err == nil {
+		if cid, p, err := locate.Current(ctx, d.Env, d.Cwd); err == nil {
 			s.id, s.how = cid, "current session: the newest transcript of "+d.Cwd
 			if p == "" {
-				s.how = "current session: the newest claude-mem session of project " + render.ClaudeMemProject(d.Cwd)
+				s.how = "current session: the newest claude-mem session of project " + locate.ClaudeMemProject(d.Cwd)
 			}
 		} else {
 			s.how = "no session given and no current session found: ids looked up in every session"
@@ -193,7 +194,7 @@ func (d Deps) expandTranscript(ctx context.Context, s session, e *expansion) {
 	transcript := ""
 	if s.transcript != "" {
 		transcript = s.transcript
-	} else if p, err := render.FindTranscript(d.Env, s.id); err == nil {
+	} else if p, err := locate.Transcript(d.Env, s.id); err == nil {
 		cp, msg := confineTranscript(d.Env, p)
 		if msg != "" {
 			for _, id := range ids {
@@ -203,7 +204,7 @@ func (d Deps) expandTranscript(ctx context.Context, s session, e *expansion) {
 		}
 		transcript = cp
 	}
-	exps, err := render.Expand(ctx, render.Options{SessionID: s.id, TranscriptPath: transcript, Env: d.Env, Location: d.loc()}, ids)
+	exps, err := render.Expand(ctx, render.Options{SessionID: s.id, TranscriptPath: transcript, DBPath: d.Env.DBPath(), Location: d.loc()}, ids)
 	if err != nil {
 		for _, id := range ids {
 			e.missing = append(e.missing, fmt.Sprintf("#%s: %v", id, err))

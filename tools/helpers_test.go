@@ -12,8 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"bottle/render"
 	"bottle/render/claudemem/memtest"
+	"bottle/render/locate"
 )
 
 // basicSID is the session of render/testdata/basic.jsonl.
@@ -40,8 +40,8 @@ func newFixture(t testing.TB) *fixture {
 			t.Fatal(err)
 		}
 	}
-	env := render.Env{Home: f.home, Getenv: func(k string) string { return f.vars[k] }}
-	f.projDir = filepath.Join(env.ProjectsDir(), render.ProjectDirName(f.cwd))
+	env := locate.Env{Home: f.home, Getenv: func(k string) string { return f.vars[k] }}
+	f.projDir = filepath.Join(env.ProjectsDir(), locate.ProjectDirName(f.cwd))
 	if err := os.MkdirAll(f.projDir, 0o700); err != nil {
 		t.Fatal(err)
 	}

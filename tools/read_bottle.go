@@ -12,10 +12,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"bottle/render/bottles"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"bottle/render"
 )
 
 // DefaultPageChars is read_bottle's page size: Claude Code warns above
@@ -39,7 +39,7 @@ Use it when the bottle is too long for one Read; otherwise the Read tool on the 
 Example: {"session_id": "3f2b9c1e-7a4d-4e8b-9c2f-1a2b3c4d5e6f", "offset": 412}`
 
 // ReadBottle returns the read_bottle tool: a page of a session's bottle,
-// read only from render.BottlePath(d.Env.BottlesDir(), id).
+// read only from bottles.Path(d.Env.BottlesDir(), id).
 func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	tool := mcp.NewTool("read_bottle",
 		mcp.WithDescription(readBottleDesc),
@@ -99,7 +99,7 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 
 // readBottle renders the bottle of s when needed and returns one page of it.
 func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, maxChars int) *mcp.CallToolResult {
-	path, err := render.BottlePath(d.Env.BottlesDir(), s.id)
+	path, err := bottles.Path(d.Env.BottlesDir(), s.id)
 	if err != nil {
 		return badID(s.id)
 	}
@@ -125,7 +125,7 @@ func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, max
 		}
 	}
 	if missing || (status != "" && first) {
-		if _, _, bad := d.renderAndWrite(ctx, s, 0); bad != nil {
+		if _, _, bad := d.renderAndWrite(ctx, s, 0, false); bad != nil {
 			if missing {
 				return bad
 			}

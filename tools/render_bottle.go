@@ -12,9 +12,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/render"
+	"bottle/render/bottles"
+	"bottle/render/locate"
 )
 
-// idPattern is render.ValidSessionID's pattern, for input schemas.
+// idPattern is locate.ValidID's pattern, for input schemas.
 const idPattern = `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`
 
 const sessionIDDesc = "Claude Code session id (the transcript's file name, a UUID). " +
@@ -72,14 +74,13 @@ func RenderBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 			return mcp.NewToolResultError(err.Error()), nil
 		case budget < 0:
 			return mcp.NewToolResultError("budget_tokens must be 0 (everything) or a positive token count; omit it for the default budget"), nil
-		case given && budget == 0:
-			budget = -1 // render.Options: negative renders everything
 		}
+		everything := given && budget == 0
 		s, bad := d.resolveSession(ctx, id, transcript)
 		if bad != nil {
 			return bad, nil
 		}
-		res, path, bad := d.renderAndWrite(ctx, s, budget)
+		res, path, bad := d.renderAndWrite(ctx, s, budget, everything)
 		if bad != nil {
 			return bad, nil
 		}
@@ -90,12 +91,18 @@ func RenderBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 
 // renderAndWrite renders session s and writes its bottle. A non-nil result
 // is the tool error to return.
-func (d Deps) renderAndWrite(ctx context.Context, s session, budget int) (*render.Result, string, *mcp.CallToolResult) {
+func (d Deps) renderAndWrite(ctx context.Context, s session, budget int, everything bool) (*render.Result, string, *mcp.CallToolResult) {
+	src, err := locate.Find(d.Env, s.id, s.transcript, "")
+	if err != nil {
+		return nil, "", d.renderError(ctx, s, err)
+	}
 	res, err := render.Render(ctx, render.Options{
 		SessionID:      s.id,
-		TranscriptPath: s.transcript,
-		Env:            d.Env,
+		TranscriptPath: src.Transcript,
+		TranscriptErr:  src.TranscriptErr,
+		DBPath:         src.DB,
 		BudgetTokens:   budget,
+		NoBudget:       everything,
 		Now:            d.now(),
 		Location:       d.loc(),
 	})
@@ -110,7 +117,7 @@ func (d Deps) renderAndWrite(ctx context.Context, s session, budget int) (*rende
 			"Rendered session %s but there is no bottles folder to write it to (%q is not absolute): "+
 				"the server runs without HOME; set HOME, CLAUDE_MEM_DATA_DIR or BOTTLE_DIR.", res.SessionID, dir))
 	}
-	path, err := render.WriteBottle(dir, res.SessionID, res.Markdown)
+	path, err := bottles.Write(dir, res.SessionID, res.Markdown)
 	if err != nil {
 		return nil, "", mcp.NewToolResultError(fmt.Sprintf(
 			"Rendered session %s but could not write its bottle: %v.\n"+
@@ -122,9 +129,9 @@ func (d Deps) renderAndWrite(ctx context.Context, s session, budget int) (*rende
 // renderError explains a failed render.
 func (d Deps) renderError(ctx context.Context, s session, err error) *mcp.CallToolResult {
 	switch {
-	case errors.Is(err, render.ErrBadSessionID):
+	case errors.Is(err, locate.ErrBadSessionID):
 		return mcp.NewToolResultError(fmt.Sprintf("Cannot render %s: %v. Pass a valid session_id.", s, err))
-	case errors.Is(err, render.ErrNoTranscript), errors.Is(err, render.ErrNothingToRender):
+	case errors.Is(err, locate.ErrNoTranscript), errors.Is(err, render.ErrNothingToRender):
 		return mcp.NewToolResultError(fmt.Sprintf(
 			"Nothing to render for session %s: no transcript under %s and no stored prompts or observations "+
 				"in claude-mem's database (%s).\nCheck the session id; omit session_id for the current session.%s",

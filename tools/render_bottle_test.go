@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bottle/render"
+	"bottle/render/locate"
 )
 
 const commandsSID = "22222222-3333-4444-8555-666666666666"
@@ -57,8 +58,12 @@ func TestRenderBottleGivenSession(t *testing.T) {
 	wantContains(t, got, "session "+basicSID+" (given)", "path: "+f.bottlePath(basicSID))
 
 	// The same bottle as render.Render makes, byte for byte.
-	res, err := render.Render(context.Background(), render.Options{SessionID: basicSID, Env: f.deps.Env,
-		Now: fixedNow, Location: time.UTC})
+	src, err := locate.Find(f.deps.Env, basicSID, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := render.Render(context.Background(), render.Options{SessionID: basicSID, TranscriptPath: src.Transcript,
+		DBPath: src.DB, Now: fixedNow, Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +253,7 @@ func TestConfinement(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("symlinks need privileges on Windows")
 		}
-		// render.FindTranscript ignores symlinks: the session has no transcript.
+		// locate.Transcript ignores symlinks: the session has no transcript.
 		wantError(t, call(t, c, "render_bottle", map[string]any{"session_id": "55555555-0000-4000-8000-000000000000"}),
 			"Nothing to render")
 		wantError(t, call(t, c, "read_bottle", map[string]any{"session_id": "55555555-0000-4000-8000-000000000000"}),

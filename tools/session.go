@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"bottle/render/locate"
 
-	"bottle/render"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // session is the session a call works on, and how it was chosen.
@@ -38,7 +38,7 @@ func (s session) String() string {
 // (confined to the projects folder), else session_id, else the current
 // session of d.Cwd. A non-nil result is the tool error to return.
 func (d Deps) resolveSession(ctx context.Context, id, transcript string) (session, *mcp.CallToolResult) {
-	if id != "" && !render.ValidSessionID(id) {
+	if id != "" && !locate.ValidID(id) {
 		return session{}, badID(id)
 	}
 	if transcript != "" {
@@ -50,7 +50,7 @@ func (d Deps) resolveSession(ctx context.Context, id, transcript string) (sessio
 	}
 	if id != "" {
 		s := session{id: id, how: "given"}
-		p, err := render.FindTranscript(d.Env, id)
+		p, err := locate.Transcript(d.Env, id)
 		switch {
 		case err == nil:
 			cp, msg := confineTranscript(d.Env, p)
@@ -58,12 +58,12 @@ func (d Deps) resolveSession(ctx context.Context, id, transcript string) (sessio
 				return session{}, mcp.NewToolResultError(msg)
 			}
 			s.transcript = cp
-		case !errors.Is(err, render.ErrNoTranscript):
+		case !errors.Is(err, locate.ErrNoTranscript):
 			return session{}, mcp.NewToolResultError(fmt.Sprintf("find the transcript of session %s: %v", id, err))
 		}
 		return s, nil
 	}
-	cid, p, err := render.CurrentSession(ctx, d.Env, d.Cwd)
+	cid, p, err := locate.Current(ctx, d.Env, d.Cwd)
 	if err != nil {
 		return session{}, mcp.NewToolResultError(fmt.Sprintf(
 			"No session_id given and no current session for %s: %v.\n"+
@@ -71,7 +71,7 @@ func (d Deps) resolveSession(ctx context.Context, id, transcript string) (sessio
 	}
 	s := session{id: cid, how: "current session: the newest transcript of " + d.Cwd}
 	if p == "" {
-		s.how = "current session: the newest claude-mem session of project " + render.ClaudeMemProject(d.Cwd)
+		s.how = "current session: the newest claude-mem session of project " + locate.ClaudeMemProject(d.Cwd)
 		return s, nil
 	}
 	cp, msg := confineTranscript(d.Env, p)
@@ -85,7 +85,7 @@ func (d Deps) resolveSession(ctx context.Context, id, transcript string) (sessio
 // confineTranscript resolves p (absolute, or relative to the projects folder)
 // with symlinks and returns it when it is a regular .jsonl file inside the
 // symlink-resolved projects folder; otherwise msg says why it is refused.
-func confineTranscript(env render.Env, p string) (resolved, msg string) {
+func confineTranscript(env locate.Env, p string) (resolved, msg string) {
 	projects := env.ProjectsDir()
 	if !strings.HasSuffix(p, ".jsonl") {
 		return "", fmt.Sprintf("transcript_path %q refused: a transcript is a .jsonl file under %s", p, projects)
@@ -142,7 +142,7 @@ const maxKnown = 10
 // knownSessions lists the project's sessions for an error message, newest
 // first, starting with a newline; "" when there are none.
 func (d Deps) knownSessions(ctx context.Context) string {
-	refs := render.ProjectSessions(ctx, d.Env, d.Cwd)
+	refs := locate.Sessions(ctx, d.Env, d.Cwd)
 	if len(refs) == 0 {
 		return fmt.Sprintf("\nNo sessions of this project (%s) were found.", d.Cwd)
 	}

@@ -18,10 +18,10 @@ import (
 	"strings"
 	"time"
 
+	"bottle/render/locate"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"bottle/render"
 )
 
 // Instructions are the server instructions sent to the client at
@@ -34,7 +34,7 @@ var Instructions string
 // Location mean time.Now and time.Local.
 type Deps struct {
 	// Env resolves the config, data and bottles folders.
-	Env render.Env
+	Env locate.Env
 	// Cwd is the server's working directory: its project's newest session is
 	// the current session.
 	Cwd string

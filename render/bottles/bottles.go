@@ -1,4 +1,4 @@
-package render
+package bottles
 
 import (
 	"errors"
@@ -6,73 +6,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"bottle/render/locate"
 )
 
-// Errors callers branch on.
-var (
-	// ErrBadSessionID: the id fails SPEC §3.1's pattern and must not touch a path.
-	ErrBadSessionID = errors.New("invalid session id")
-	// ErrNoTranscript: no transcript of that session under the projects folder.
-	ErrNoTranscript = errors.New("transcript not found")
-	// ErrNothingToRender: neither a transcript nor stored data for the session.
-	ErrNothingToRender = errors.New("nothing to render: no transcript and no stored prompts or observations")
-)
-
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
-// ValidSessionID reports whether id may be used in a file name.
-func ValidSessionID(id string) bool {
-	return sessionIDPattern.MatchString(id) && !strings.Contains(id, "..")
-}
-
-func checkID(id string) error {
-	if !ValidSessionID(id) {
-		return fmt.Errorf("%w %q", ErrBadSessionID, truncateID(id))
-	}
-	return nil
-}
-
-func truncateID(id string) string {
-	if len(id) > 64 {
-		return id[:64] + "…"
-	}
-	return id
-}
-
-// FindTranscript finds <config>/projects/*/<id>.jsonl. When several projects
-// hold the id, the most recently modified file wins. Only regular files
-// count: Claude Code writes no symlinks there, and one could point anywhere.
-func FindTranscript(env Env, id string) (string, error) {
-	if err := checkID(id); err != nil {
-		return "", err
-	}
-	matches, err := filepath.Glob(filepath.Join(env.ProjectsDir(), "*", id+".jsonl"))
-	if err != nil {
-		return "", fmt.Errorf("find transcript: %w", err)
-	}
-	best, bestTime := "", time.Time{}
-	for _, m := range matches {
-		fi, err := os.Lstat(m)
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		if best == "" || fi.ModTime().After(bestTime) {
-			best, bestTime = m, fi.ModTime()
-		}
-	}
-	if best == "" {
-		return "", fmt.Errorf("%w: session %s under %s", ErrNoTranscript, id, env.ProjectsDir())
-	}
-	return best, nil
-}
-
-// BottlePath is where the bottle of session id lives in dir.
-func BottlePath(dir, id string) (string, error) {
-	if err := checkID(id); err != nil {
+// Path is where the bottle of session id lives in dir.
+func Path(dir, id string) (string, error) {
+	if err := locate.CheckID(id); err != nil {
 		return "", err
 	}
 	if dir == "" || !filepath.IsAbs(dir) {
@@ -81,12 +24,12 @@ func BottlePath(dir, id string) (string, error) {
 	return filepath.Join(dir, id+".md"), nil
 }
 
-// WriteBottle writes data as the bottle of session id in dir atomically
+// Write writes data as the bottle of session id in dir atomically
 // (SPEC §3.7): a temp sibling, fsync, rename. The folder is created 0700 and
 // the file is 0600; a failed write leaves the previous bottle intact and no
 // temp file behind.
-func WriteBottle(dir, id string, data []byte) (string, error) {
-	path, err := BottlePath(dir, id)
+func Write(dir, id string, data []byte) (string, error) {
+	path, err := Path(dir, id)
 	if err != nil {
 		return "", err
 	}
@@ -161,16 +104,16 @@ func syncDir(dir string) {
 	d.Close()
 }
 
-// ArchiveRetention is how long archived bottles are kept (Claude Code's own
+// Retention is how long archived bottles are kept (Claude Code's own
 // transcript retention).
-const ArchiveRetention = 30 * 24 * time.Hour
+const Retention = 30 * 24 * time.Hour
 
 // Archive moves the bottle of session id to
 // <dir>/archive/<UTC yyyymmddThhmmssZ>-<id>.md and prunes archives older than
-// retention (0 = ArchiveRetention). It returns "" with no error when there is
+// retention (0 = Retention). It returns "" with no error when there is
 // no bottle to archive.
 func Archive(dir, id string, now time.Time, retention time.Duration) (string, error) {
-	src, err := BottlePath(dir, id)
+	src, err := Path(dir, id)
 	if err != nil {
 		return "", err
 	}
@@ -195,17 +138,17 @@ func Archive(dir, id string, now time.Time, retention time.Duration) (string, er
 		}
 	}
 	if retention <= 0 {
-		retention = ArchiveRetention
+		retention = Retention
 	}
-	if err := PruneArchive(dir, now, retention); err != nil {
+	if err := Prune(dir, now, retention); err != nil {
 		return dst, err
 	}
 	return dst, nil
 }
 
-// PruneArchive removes archived bottles whose timestamp (from the file
+// Prune removes archived bottles whose timestamp (from the file
 // name) is older than retention.
-func PruneArchive(dir string, now time.Time, retention time.Duration) error {
+func Prune(dir string, now time.Time, retention time.Duration) error {
 	archive := filepath.Join(dir, "archive")
 	entries, err := os.ReadDir(archive)
 	if err != nil {

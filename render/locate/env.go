@@ -1,4 +1,4 @@
-package render
+package locate
 
 import (
 	"encoding/json"
@@ -32,7 +32,8 @@ func OSEnv() Env {
 	return e
 }
 
-func (e Env) get(k string) string {
+// Get looks up an environment variable of e ("" when unset).
+func (e Env) Get(k string) string {
 	if e.Getenv == nil {
 		return ""
 	}
@@ -41,7 +42,7 @@ func (e Env) get(k string) string {
 
 // ConfigDir is Claude Code's configuration folder: $CLAUDE_CONFIG_DIR, else ~/.claude.
 func (e Env) ConfigDir() string {
-	if d := e.get("CLAUDE_CONFIG_DIR"); d != "" {
+	if d := e.Get("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
 	}
 	return filepath.Join(e.Home, ".claude")
@@ -56,7 +57,7 @@ func (e Env) DataDir() string {
 	if e.dataSet {
 		return e.data
 	}
-	if d := e.get("CLAUDE_MEM_DATA_DIR"); d != "" {
+	if d := e.Get("CLAUDE_MEM_DATA_DIR"); d != "" {
 		return d
 	}
 	if e.Home == "" {
@@ -89,7 +90,7 @@ func (e Env) DBPath() string {
 // "" when neither a home nor a data folder is known (never a relative
 // default, which would write into whatever folder the process runs in).
 func (e Env) BottlesDir() string {
-	if d := e.get("BOTTLE_DIR"); d != "" {
+	if d := e.Get("BOTTLE_DIR"); d != "" {
 		return d
 	}
 	d := e.DataDir()

@@ -1,4 +1,4 @@
-package render
+package locate
 
 import (
 	"context"
@@ -96,12 +96,12 @@ func TestCurrentSessionNewestTranscript(t *testing.T) {
 	os.MkdirAll(other, 0o700)
 	writeTranscriptAt(t, other, "foreign.jsonl", curT0.Add(3*time.Hour))
 
-	id, p, err := CurrentSession(context.Background(), f.env, f.cwd)
+	id, p, err := Current(context.Background(), f.env, f.cwd)
 	if err != nil {
-		t.Fatalf("CurrentSession: %v", err)
+		t.Fatalf("Current: %v", err)
 	}
 	if id != "newest" || p != want {
-		t.Errorf("CurrentSession = %q, %q; want %q, %q", id, p, "newest", want)
+		t.Errorf("Current = %q, %q; want %q, %q", id, p, "newest", want)
 	}
 }
 
@@ -115,9 +115,9 @@ func TestCurrentSessionSkipsSymlinks(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(f.projDir, "linked.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	id, _, err := CurrentSession(context.Background(), f.env, f.cwd)
+	id, _, err := Current(context.Background(), f.env, f.cwd)
 	if err != nil || id != "real" {
-		t.Errorf("CurrentSession = %q, %v; want real (a symlinked transcript is not a session)", id, err)
+		t.Errorf("Current = %q, %v; want real (a symlinked transcript is not a session)", id, err)
 	}
 }
 
@@ -140,9 +140,9 @@ func TestCurrentSessionSymlinkedCwd(t *testing.T) {
 		os.MkdirAll(filepath.Join(f.env.ProjectsDir(), ProjectDirName(real)), 0o700)
 		writeTranscriptAt(t, filepath.Join(f.env.ProjectsDir(), ProjectDirName(real)), "s1.jsonl", curT0)
 	}
-	id, _, err := CurrentSession(context.Background(), f.env, link)
+	id, _, err := Current(context.Background(), f.env, link)
 	if err != nil || id != "s1" {
-		t.Errorf("CurrentSession(link) = %q, %v; want s1", id, err)
+		t.Errorf("Current(link) = %q, %v; want s1", id, err)
 	}
 }
 
@@ -158,8 +158,8 @@ func TestCurrentSessionLongPath(t *testing.T) {
 		os.MkdirAll(dir, 0o700)
 		defer os.RemoveAll(dir)
 		writeTranscriptAt(t, dir, "node.jsonl", curT0)
-		if id, _, err := CurrentSession(context.Background(), f.env, cwd); err != nil || id != "node" {
-			t.Errorf("CurrentSession = %q, %v; want node", id, err)
+		if id, _, err := Current(context.Background(), f.env, cwd); err != nil || id != "node" {
+			t.Errorf("Current = %q, %v; want node", id, err)
 		}
 	})
 	t.Run("OtherHash", func(t *testing.T) {
@@ -169,8 +169,8 @@ func TestCurrentSessionLongPath(t *testing.T) {
 		os.MkdirAll(dir, 0o700)
 		defer os.RemoveAll(dir)
 		writeTranscriptAt(t, dir, "bun.jsonl", curT0)
-		if id, _, err := CurrentSession(context.Background(), f.env, cwd); err != nil || id != "bun" {
-			t.Errorf("CurrentSession = %q, %v; want bun", id, err)
+		if id, _, err := Current(context.Background(), f.env, cwd); err != nil || id != "bun" {
+			t.Errorf("Current = %q, %v; want bun", id, err)
 		}
 	})
 }
@@ -193,41 +193,41 @@ func TestCurrentSessionFromDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	memtest.Create(t, f.env.DBPath(), memtest.SchemaCurrent, rowsCurrentSessions, "wal")
-	id, p, err := CurrentSession(context.Background(), f.env, f.cwd)
+	id, p, err := Current(context.Background(), f.env, f.cwd)
 	if err != nil || id != "stored-new" || p != "" {
-		t.Errorf("CurrentSession = %q, %q, %v; want stored-new with no transcript", id, p, err)
+		t.Errorf("Current = %q, %q, %v; want stored-new with no transcript", id, p, err)
 	}
 
 	// A transcript wins over stored sessions, however old.
 	writeTranscriptAt(t, f.projDir, "from-transcript.jsonl", curT0.AddDate(-1, 0, 0))
-	if id, _, err := CurrentSession(context.Background(), f.env, f.cwd); err != nil || id != "from-transcript" {
-		t.Errorf("CurrentSession = %q, %v; want from-transcript", id, err)
+	if id, _, err := Current(context.Background(), f.env, f.cwd); err != nil || id != "from-transcript" {
+		t.Errorf("Current = %q, %v; want from-transcript", id, err)
 	}
 
-	refs := ProjectSessions(context.Background(), f.env, f.cwd)
+	refs := Sessions(context.Background(), f.env, f.cwd)
 	var got []string
 	for _, r := range refs {
 		got = append(got, r.ID)
 	}
 	if diff := cmp.Diff([]string{"from-transcript", "stored-new", "stored-old"}, got); diff != "" {
-		t.Errorf("ProjectSessions ids (-want +got):\n%s", diff)
+		t.Errorf("Sessions ids (-want +got):\n%s", diff)
 	}
 }
 
 func TestCurrentSessionNone(t *testing.T) {
 	f := newSessionFixture(t)
-	_, _, err := CurrentSession(context.Background(), f.env, f.cwd)
+	_, _, err := Current(context.Background(), f.env, f.cwd)
 	if !errors.Is(err, ErrNoCurrentSession) {
-		t.Errorf("CurrentSession with no transcripts = %v, want ErrNoCurrentSession", err)
+		t.Errorf("Current with no transcripts = %v, want ErrNoCurrentSession", err)
 	}
-	if _, _, err := CurrentSession(context.Background(), f.env, ""); !errors.Is(err, ErrNoCurrentSession) {
-		t.Errorf("CurrentSession(\"\") = %v, want ErrNoCurrentSession", err)
+	if _, _, err := Current(context.Background(), f.env, ""); !errors.Is(err, ErrNoCurrentSession) {
+		t.Errorf("Current(\"\") = %v, want ErrNoCurrentSession", err)
 	}
 	// A corrupt database is skipped, not an error of its own.
 	os.MkdirAll(f.env.DataDir(), 0o700)
 	os.WriteFile(f.env.DBPath(), []byte("not a database"), 0o600)
-	if _, _, err := CurrentSession(context.Background(), f.env, f.cwd); !errors.Is(err, ErrNoCurrentSession) {
-		t.Errorf("CurrentSession with a corrupt DB = %v, want ErrNoCurrentSession", err)
+	if _, _, err := Current(context.Background(), f.env, f.cwd); !errors.Is(err, ErrNoCurrentSession) {
+		t.Errorf("Current with a corrupt DB = %v, want ErrNoCurrentSession", err)
 	}
 }
 

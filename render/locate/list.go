@@ -1,7 +1,6 @@
-package render
+package locate
 
 import (
-	"bottle/render/transcript"
 	"cmp"
 	"context"
 	"errors"
@@ -11,6 +10,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"bottle/render/privacy"
+	"bottle/render/transcript"
 
 	"bottle/render/claudemem"
 )
@@ -18,9 +21,10 @@ import (
 // Listing describes one session for `hookbin list`.
 type Listing struct {
 	ID string
-	// Mode is what the session can render in: full with a transcript,
-	// reconstructed from claude-mem's records alone.
-	Mode           Mode
+	// Mode is what the session can render in: "full" with a transcript,
+	// "reconstructed" from claude-mem's records alone (render.Mode's
+	// values).
+	Mode           string
 	TranscriptPath string
 	// Project is the transcript's folder under <config>/projects, or
 	// claude-mem's project name.
@@ -58,7 +62,7 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
-			l := &Listing{ID: r.ID, Mode: ModeFull, TranscriptPath: r.Transcript, Project: filepath.Base(dir), LastActivity: r.Modified}
+			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir), LastActivity: r.Modified}
 			if fi, err := os.Stat(r.Transcript); err == nil {
 				l.TranscriptBytes = fi.Size()
 			}
@@ -88,7 +92,7 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 				notes = append(notes, "claude-mem database unreadable: "+err.Error())
 			}
 			for _, s := range stored {
-				if !ValidSessionID(s.ContentSessionID) || s.Platform != "" && s.Platform != "claude" {
+				if !ValidID(s.ContentSessionID) || s.Platform != "" && s.Platform != "claude" {
 					continue
 				}
 				l, ok := byID[s.ContentSessionID]
@@ -96,13 +100,13 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 					if s.Prompts == 0 && s.Observations == 0 {
 						continue // nothing to render
 					}
-					l = &Listing{ID: s.ContentSessionID, Mode: ModeReconstructed, Project: s.Project, LastActivity: s.LastActivity}
+					l = &Listing{ID: s.ContentSessionID, Mode: "reconstructed", Project: s.Project, LastActivity: s.LastActivity}
 					byID[s.ContentSessionID] = l
 				}
 				l.Stored = true
 				l.Prompts, l.Observations, l.Summaries = s.Prompts, s.Observations, s.Summaries
 				if l.FirstPrompt == "" {
-					l.FirstPrompt = oneLine(s.FirstPrompt, 100)
+					l.FirstPrompt = shownLine(s.FirstPrompt, 100)
 				}
 				if s.LastActivity.After(l.LastActivity) {
 					l.LastActivity = s.LastActivity
@@ -127,7 +131,7 @@ func firstPromptOf(ctx context.Context, path string) string {
 	}
 	for _, e := range t.Events {
 		if e.Kind == transcript.EvPrompt {
-			s := oneLine(e.Text, 100)
+			s := shownLine(e.Text, 100)
 			if s == "" {
 				s = "(private)"
 			}
@@ -135,4 +139,17 @@ func firstPromptOf(ctx context.Context, path string) string {
 		}
 	}
 	return ""
+}
+
+// shownLine is s as a listing shows it: private blocks removed, invalid
+// UTF-8 and NUL bytes replaced, white space collapsed, cut to max runes.
+func shownLine(s string, max int) string {
+	s = privacy.Strip(s)
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)[:max-1]
+	return strings.TrimRight(string(r), " ") + "…"
 }

@@ -1,4 +1,4 @@
-package render
+package locate
 
 import (
 	"cmp"
@@ -129,7 +129,7 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// SessionRef is a session of a project as [ProjectSessions] lists it.
+// SessionRef is a session of a project as [Sessions] lists it.
 type SessionRef struct {
 	ID string
 	// Transcript is the transcript's path ("" when only claude-mem holds the
@@ -142,13 +142,13 @@ type SessionRef struct {
 	Stored bool
 }
 
-// ProjectSessions lists the sessions of the project at cwd, newest first: the
+// Sessions lists the sessions of the project at cwd, newest first: the
 // transcripts directly inside its folders under <config>/projects/ (regular
 // files named <sessionId>.jsonl; subagent files "agent-*.jsonl" are not
 // sessions), then the sessions claude-mem stored for the project (see
 // [ClaudeMemProject]) that have no transcript. A missing or unreadable
 // database is skipped: listing is best effort.
-func ProjectSessions(ctx context.Context, env Env, cwd string) []SessionRef {
+func Sessions(ctx context.Context, env Env, cwd string) []SessionRef {
 	byID := map[string]*SessionRef{}
 	for _, dir := range ProjectDirs(env, cwd) {
 		for _, r := range transcriptsIn(dir) {
@@ -192,7 +192,7 @@ func transcriptsIn(dir string) []SessionRef {
 		name := e.Name()
 		id, ok := strings.CutSuffix(name, ".jsonl")
 		// Regular files only: a symlink could point out of the projects folder.
-		if !ok || !e.Type().IsRegular() || !ValidSessionID(id) || strings.HasPrefix(id, "agent-") {
+		if !ok || !e.Type().IsRegular() || !ValidID(id) || strings.HasPrefix(id, "agent-") {
 			continue
 		}
 		fi, err := e.Info()
@@ -221,19 +221,19 @@ func storedSessions(ctx context.Context, env Env, cwd string) []claudemem.Sessio
 	}
 	out := list[:0]
 	for _, s := range list {
-		if (s.Platform == "" || s.Platform == "claude") && ValidSessionID(s.ContentSessionID) {
+		if (s.Platform == "" || s.Platform == "claude") && ValidID(s.ContentSessionID) {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// CurrentSession is the session a tool call means when it names none: the
+// Current is the session a tool call means when it names none: the
 // most recently modified transcript directly inside the project folder of cwd
 // (see [ProjectDirs]), else the claude-mem session of cwd's project with the
 // newest activity (transcriptPath is then ""). It returns an error wrapping
 // [ErrNoCurrentSession] when there is neither.
-func CurrentSession(ctx context.Context, env Env, cwd string) (id, transcriptPath string, err error) {
+func Current(ctx context.Context, env Env, cwd string) (id, transcriptPath string, err error) {
 	if cwd == "" {
 		return "", "", fmt.Errorf("%w: no working directory", ErrNoCurrentSession)
 	}
