@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/render/jsonstr"
+	"bottle/render/internal/jsonscan"
 )
 
 // rawMinimal is the JSON string body of s as an encoder writes it.
@@ -14,12 +14,12 @@ func rawMinimal(s string) []byte { return rawEncodings["minimal"](s) }
 // digestMix is a realistic mix of tool calls as the transcript reader hands
 // them over: results still JSON-escaped, ResultNoUnicodeEscapes set where
 // it holds.
-func digestMix() []Call {
+func digestMix(tb testing.TB) []Call {
+	tb.Helper()
 	var calls []Call
 	add := func(c Call, result string, isError bool) {
 		c.InputValid, c.HasResult, c.IsError = true, true, isError
-		c.ResultRaw = rawMinimal(result)
-		c.ResultNoUnicodeEscapes = !hasUnicodeEscape(c.ResultRaw)
+		c.ResultRaw = scanned(tb, rawMinimal(result), 5)
 		calls = append(calls, c)
 	}
 	var src strings.Builder
@@ -71,7 +71,7 @@ func digestMix() []Call {
 }
 
 func BenchmarkDigestMix(b *testing.B) {
-	calls := digestMix()
+	calls := digestMix(b)
 	b.ResetTimer()
 	for b.Loop() {
 		for _, c := range calls {
@@ -81,14 +81,14 @@ func BenchmarkDigestMix(b *testing.B) {
 }
 
 func TestDigestMixRaw(t *testing.T) {
-	for _, c := range digestMix() {
-		c.Result, c.ResultRaw, c.ResultNoUnicodeEscapes = jsonstr.Decode(c.ResultRaw), nil, false
+	for _, c := range digestMix(t) {
+		c.Result, c.ResultRaw = jsonscan.Decode(c.ResultRaw.Body), jsonscan.String{}
 		sameWithRaw(t, c, cwd)
 	}
 }
 
 func BenchmarkDigestKinds(b *testing.B) {
-	for _, c := range digestMix() {
+	for _, c := range digestMix(b) {
 		b.Run(c.Name, func(b *testing.B) {
 			for b.Loop() {
 				Both(c, cwd)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"bottle/render/jsonstr"
+	"bottle/render/internal/jsonscan"
 )
 
 // decodeInput fills v, a pointer to a struct, from c.Input exactly as
@@ -327,7 +327,7 @@ func kindOf(t reflect.Type) fieldKind {
 // name matches under Unicode case folding.
 func (fs inputFields) lookup(key []byte) *inputField {
 	k := key[1 : len(key)-1]
-	if !plainASCII(k) {
+	if !jsonscan.PlainASCII(k) {
 		s, ok := unquote(key)
 		if !ok {
 			return nil
@@ -492,8 +492,8 @@ func valueEnd(data []byte, i int) int {
 // does: escapes resolved, invalid UTF-8 and unpaired surrogates replaced by
 // U+FFFD. ok is false for a malformed string.
 func unquote(s []byte) (t string, ok bool) {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !jsonstr.Check(s[1:len(s)-1]) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !jsonscan.Check(s[1:len(s)-1]) {
 		return "", false
 	}
-	return jsonstr.Decode(s[1 : len(s)-1]), true
+	return jsonscan.Decode(s[1 : len(s)-1]), true
 }

@@ -23,6 +23,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"bottle/render/internal/jsonscan"
+
 	"bottle/render/privacy"
 )
 
@@ -56,22 +58,11 @@ type Call struct {
 	// Result is the tool_result content as text: the string content, or its
 	// text blocks joined with "\n", image blocks appearing as "[image]".
 	Result string
-	// ResultRaw, when set, stands for Result (which is then empty): the
-	// tool_result's string content still JSON-escaped, the valid body of a
-	// JSON string between its quotes. Digests decode only what they read.
-	ResultRaw []byte
-	// ResultNoUnicodeEscapes promises that ResultRaw holds no \uXXXX
-	// escape (the transcript scanner knows): every newline in it is a
-	// "\n", which can be searched for directly.
-	ResultNoUnicodeEscapes bool
-	// ResultEscapes, when set with ResultNoUnicodeEscapes, marks the
-	// escaped characters of ResultRaw (each one after an escaping
-	// backslash), from a caller that knows them already (the transcript
-	// scanner): with k = i + ResultEscapesAt, ResultRaw[i] is escaped when
-	// bit k%64 of ResultEscapes[k/64] is set. Bits outside ResultRaw are
-	// ignored.
-	ResultEscapes   []uint64
-	ResultEscapesAt int
+	// ResultRaw, when its Body is not nil, stands for Result (which is
+	// then empty): the tool_result's string content still JSON-escaped,
+	// as the transcript scanner found it. Digests decode only what they
+	// read.
+	ResultRaw jsonscan.String
 	// The decoded ResultRaw, once needed: whole (in Result) or its start.
 	decoded bool
 	head    string // the decoded start, once hasHead

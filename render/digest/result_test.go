@@ -1,12 +1,13 @@
 package digest
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"bottle/render/jsonstr"
+	"bottle/render/internal/jsonscan"
 )
 
 // Digests read a result handed over still JSON-escaped (Call.ResultRaw)
@@ -77,9 +78,9 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 	for name, enc := range rawEncodings {
 		raw := enc(c.Result)
 		eager := c
-		eager.Result = jsonstr.Decode(raw)
+		eager.Result = jsonscan.Decode(raw)
 		lazy := c
-		lazy.Result, lazy.ResultRaw = "", raw
+		lazy.Result, lazy.ResultRaw = "", jsonscan.StringOf(raw)
 		wl, wp := Both(eager, cwd)
 		gl, gp := Both(lazy, cwd)
 		if gl != wl || gp != wp {
@@ -88,52 +89,44 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 		if got, want := Line(lazy, cwd), Line(eager, cwd); got != want {
 			t.Fatalf("%s %s: Line = %q, want %q", c.Name, name, got, want)
 		}
-		// With the scanner's promise of no \u escape, where it holds.
-		if !hasUnicodeEscape(raw) {
-			lazy.ResultNoUnicodeEscapes = true
+		// As the scanner hands it over, with what its index knows, from
+		// offsets on either side of a word boundary, escapes around it.
+		for _, at := range []int{1, 5, 63, 64, 65, 200} {
+			lazy.ResultRaw = scanned(t, raw, at)
 			if gl, gp := Both(lazy, cwd); gl != wl || gp != wp {
-				t.Fatalf("%s %s, no \\u: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, gl, gp, wl, wp)
-			}
-		}
-		// And with the escaped characters handed over, as the scanner
-		// does, from bit offsets on either side of a word boundary.
-		if !hasUnicodeEscape(raw) {
-			lazy.ResultNoUnicodeEscapes = true
-			for _, at := range []int{0, 5, 63, 64, 200} {
-				lazy.ResultEscapes, lazy.ResultEscapesAt = escapeBitmap(raw, at), at
-				if gl, gp := Both(lazy, cwd); gl != wl || gp != wp {
-					t.Fatalf("%s %s, escapes given at %d: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, at, gl, gp, wl, wp)
-				}
+				t.Fatalf("%s %s, scanned at %d: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, at, gl, gp, wl, wp)
 			}
 		}
 	}
 }
 
-// escapeBitmap marks the escaped characters of raw from bit at on, as
-// Call.ResultEscapes wants, with the bits around raw set to show that
-// they are ignored.
-func escapeBitmap(raw []byte, at int) []uint64 {
-	esc := make([]uint64, (at+len(raw))/64+2)
-	for k := range at {
-		esc[k/64] |= 1 << (k % 64)
-	}
-	for k := at + len(raw); k < 64*len(esc); k++ {
-		esc[k/64] |= 1 << (k % 64)
-	}
-	for i := range jsonstr.Escapes(raw) {
-		k := at + i + 1
-		esc[k/64] |= 1 << (k % 64)
-	}
-	return esc
-}
-
-func hasUnicodeEscape(raw []byte) bool {
-	for i := range jsonstr.Escapes(raw) {
-		if raw[i+1] == 'u' {
-			return true
+// scanned is raw as the scanner finds it at offset at of a line, between
+// escapes: a string body the index has measured.
+func scanned(tb testing.TB, raw []byte, at int) jsonscan.String {
+	tb.Helper()
+	var line []byte
+	switch {
+	case at == 1:
+		line = append(append([]byte{'"'}, raw...), '"')
+	case at >= 5:
+		// ["<pad>","<raw>","\n\n"]: the pad is escapes where it can be.
+		pad := bytes.Repeat([]byte(`\n`), (at-5)/2)
+		if (at-5)%2 == 1 {
+			pad = append(pad, 'x')
 		}
+		line = append(append(append(append([]byte(`["`), pad...), `","`...), raw...), `","\n\t\n"]`...)
+	default:
+		tb.Fatalf("no line puts a string body at %d", at)
 	}
-	return false
+	var s jsonscan.Scanner
+	if !s.Index(line) {
+		tb.Fatalf("line %q does not index", line)
+	}
+	str := s.String(at, at+len(raw))
+	if !bytes.Equal(str.Body, raw) {
+		tb.Fatalf("scanned body %q, want %q", str.Body, raw)
+	}
+	return str
 }
 
 func TestResultRawFixtures(t *testing.T) {

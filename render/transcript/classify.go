@@ -16,18 +16,18 @@ type userContent struct {
 }
 
 // A user message's content is decoded by the scanner (scan_line.go):
-// jsonScanner.userContent and jsonScanner.resultText.
+// lineScanner.userContent and lineScanner.resultText.
 
 // resultText flattens a tool_result's content (a string or a list of
 // blocks); "" when raw is not valid JSON.
 func resultText(raw json.RawMessage) string {
 	raw = trimJSONSpace(raw)
-	var s jsonScanner
-	if len(raw) == 0 || !s.index(raw) {
+	var s lineScanner
+	if len(raw) == 0 || !s.Index(raw) {
 		return ""
 	}
-	e := s.skip(0, 0)
-	if e < 0 || s.ws(e) != len(raw) {
+	e := s.Skip(0, 0)
+	if e < 0 || s.WS(e) != len(raw) {
 		return ""
 	}
 	return s.resultText(val{0, e})

@@ -3,6 +3,8 @@ package transcript
 import (
 	"encoding/json"
 
+	"bottle/render/internal/jsonscan"
+
 	"bottle/render/digest"
 )
 
@@ -16,16 +18,9 @@ func digestText(name string, input json.RawMessage, result string, hasResult, is
 }
 
 // digestRaw is digestText for a result whose content is a JSON string,
-// handed on undecoded: body is the valid body of that string. The digest
+// handed on undecoded with what the scanner knows of it. The digest
 // decodes only what it reads (most tools read the first lines).
-// noU tells that the body holds no \uXXXX escape; with it, esc (if not
-// nil) marks the body's escaped characters from bit at on
-// (digest.Call.ResultEscapes).
-func digestRaw(name string, input json.RawMessage, body []byte, noU bool, esc []uint64, at int, isError bool, cwd string) (string, string) {
-	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: body,
-		ResultNoUnicodeEscapes: noU, IsError: isError}
-	if noU {
-		c.ResultEscapes, c.ResultEscapesAt = esc, at
-	}
+func digestRaw(name string, input json.RawMessage, result jsonscan.String, isError bool, cwd string) (string, string) {
+	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: result, IsError: isError}
 	return digest.Both(c, cwd)
 }

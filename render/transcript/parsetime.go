@@ -96,11 +96,11 @@ func daysSinceEpoch(year, month, day int) int64 {
 
 // parseTimeRaw is parseTime of a string field's raw content: the usual
 // shape is parsed in place, anything else decoded and handed to parseTime.
-func (s *jsonScanner) parseTimeRaw(f str) time.Time {
+func (s *lineScanner) parseTimeRaw(f str) time.Time {
 	if !f.set {
 		return time.Time{}
 	}
-	raw := s.raw(f.span)
+	raw := s.Raw(f.Span)
 	if t, ok := fastTime(raw); ok {
 		return t
 	}

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"bottle/render/jsonstr"
+	"bottle/render/internal/jsonscan"
 )
 
 // speculator digests tool calls in a scanning worker, so that the digests
@@ -59,17 +59,17 @@ func (sp *speculator) toolUses(r *lineRec) {
 
 // results decodes the tool results of a user line just scanned by s:
 // digested when the worker saw the call, else as text for the apply.
-func (sp *speculator) results(s *jsonScanner, r *lineRec) {
+func (sp *speculator) results(s *lineScanner, r *lineRec) {
 	for i := range r.content.results {
 		res := &r.content.results[i]
 		if res.content.a >= 0 {
-			res.raw = s.b[res.content.a:res.content.b]
+			res.raw = s.Bytes()[res.content.a:res.content.b]
 		}
-		body, isStr := res.body()
+		_, isStr := res.body()
 		if isStr && sp.on {
 			// Measured here, in parallel; decoded only as far as the
 			// digest reads it.
-			res.textLen, res.measured = s.strLen(res.content.a+1, res.content.b-1), true
+			res.textLen, res.measured = s.StrLen(res.content.a+1, res.content.b-1), true
 		}
 		t, ok := sp.tools[res.id]
 		if !sp.on || !ok {
@@ -82,12 +82,10 @@ func (sp *speculator) results(s *jsonScanner, r *lineRec) {
 		if c := sp.cwd.Load(); c != nil {
 			cwd = *c
 		} else if len(r.cwd) > 0 {
-			cwd = jsonstr.Decode(r.cwd)
+			cwd = jsonscan.Decode(r.cwd)
 		}
 		if isStr {
-			a, e := res.content.a+1, res.content.b-1
-			noU := !s.hasUnicodeEscape(a, e)
-			d, pend := digestRaw(t.name, t.input, body, noU, s.esc, a, res.isError, cwd)
+			d, pend := digestRaw(t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.isError, cwd)
 			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, digest: d, pending: pend}
 			continue
 		}

@@ -4,8 +4,16 @@ import (
 	"strconv"
 	"time"
 
-	"bottle/render/jsonstr"
+	"bottle/render/internal/jsonscan"
 )
+
+// lineScanner scans transcript lines: a JSON scanner and the buffers the
+// line schema below reuses from one line to the next.
+type lineScanner struct {
+	jsonscan.Scanner
+	blockBuf []block // the content blocks of one message
+	tmp      []byte  // for decoding strings
+}
 
 // recKind says what a transcript line is, as far as the reader cares.
 type recKind uint8
@@ -57,17 +65,17 @@ var absent = val{-1, -1}
 
 // str is a string field: its raw content, set when a string was seen.
 type str struct {
-	span
+	jsonscan.Span
 	set bool
 }
 
 var (
-	lineFields = newFieldSet("type", "subtype", "uuid", "sessionId", "cwd", "timestamp",
+	lineFields = jsonscan.NewFieldSet("type", "subtype", "uuid", "sessionId", "cwd", "timestamp",
 		"isSidechain", "isMeta", "isCompactSummary", "message", "compactMetadata")
-	compactFields = newFieldSet("trigger", "preTokens")
-	messageFields = newFieldSet("id", "model", "content")
-	blockFields   = newFieldSet("type", "text", "id", "name", "input", "tool_use_id", "content", "is_error")
-	resultFields  = newFieldSet("type", "text")
+	compactFields = jsonscan.NewFieldSet("trigger", "preTokens")
+	messageFields = jsonscan.NewFieldSet("id", "model", "content")
+	blockFields   = jsonscan.NewFieldSet("type", "text", "id", "name", "input", "tool_use_id", "content", "is_error")
+	resultFields  = jsonscan.NewFieldSet("type", "text")
 )
 
 const (
@@ -85,14 +93,14 @@ const (
 )
 
 // parseLine scans one non-blank line into r.
-func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
+func (s *lineScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	blocks := r.blocks[:0]
 	*r = lineRec{blocks: blocks}
 	r.kind = recMalformed
 	if torn {
 		r.kind = recTorn
 	}
-	if !s.index(b) {
+	if !s.Index(b) {
 		return
 	}
 	var (
@@ -104,14 +112,14 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 			trigger str
 		}
 	)
-	p := s.ws(0)
+	p := s.WS(0)
 	if p >= len(b) {
 		return
 	}
 	switch b[p] {
 	case 'n':
 		// null decodes to an empty entry: an unknown type.
-		if p = s.literal(p); p < 0 || b[p-1] != 'l' || s.ws(p) != len(b) {
+		if p = s.Literal(p); p < 0 || b[p-1] != 'l' || s.WS(p) != len(b) {
 			return
 		}
 		r.kind = recUnknown
@@ -120,7 +128,7 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	default:
 		return
 	}
-	p = s.ws(p + 1)
+	p = s.WS(p + 1)
 	if p >= len(b) {
 		return
 	}
@@ -131,20 +139,20 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 			if b[p] != '"' {
 				return
 			}
-			ke := s.str(p)
+			ke := s.Str(p)
 			if ke < 0 {
 				return
 			}
 			key := b[p+1 : ke-1]
-			p = s.ws(ke)
+			p = s.WS(ke)
 			if p >= len(b) || b[p] != ':' {
 				return
 			}
-			p = s.ws(p + 1)
+			p = s.WS(p + 1)
 			if p >= len(b) {
 				return
 			}
-			switch lineFields.match(key) {
+			switch lineFields.Match(key) {
 			case lfType:
 				p = s.strField(p, &typ)
 			case lfSubtype:
@@ -164,21 +172,21 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 			case lfIsCompactSummary:
 				p = s.boolField(p, &summary)
 			case lfMessage:
-				e := s.skip(p, 1)
+				e := s.Skip(p, 1)
 				msg, p = val{p, e}, e
 			case lfCompactMetadata:
 				p = s.compactMetadata(p, &cm.set, &cm.trigger)
 			default:
-				p = s.skip(p, 1)
+				p = s.Skip(p, 1)
 			}
 			if p < 0 {
 				return
 			}
-			if p = s.ws(p); p >= len(b) {
+			if p = s.WS(p); p >= len(b) {
 				return
 			}
 			if b[p] == ',' {
-				if p = s.ws(p + 1); p >= len(b) {
+				if p = s.WS(p + 1); p >= len(b) {
 					return
 				}
 				continue
@@ -190,7 +198,7 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 			break
 		}
 	}
-	if s.ws(p) != len(b) {
+	if s.WS(p) != len(b) {
 		return
 	}
 
@@ -198,8 +206,8 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	// The type, decoded in place when plain: no string is made of it.
 	var t []byte
 	if typ.set {
-		if t = s.raw(typ.span); !jsonstr.Plain(t) {
-			s.tmp = jsonstr.Append(s.tmp[:0], t)
+		if t = s.Raw(typ.Span); !jsonscan.Plain(t) {
+			s.tmp = jsonscan.Append(s.tmp[:0], t)
 			t = s.tmp
 		}
 	}
@@ -223,13 +231,13 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 		return
 	}
 	if uuid.set {
-		raw := s.raw(uuid.span)
+		raw := s.Raw(uuid.Span)
 		if k, ok := canonicalUUID(raw); ok {
 			// The usual uuid: plain, no need to look for escapes.
 			r.hasUUID, r.uuid = true, k
 		} else {
-			if !jsonstr.Plain(raw) {
-				s.tmp = jsonstr.Append(s.tmp[:0], raw)
+			if !jsonscan.Plain(raw) {
+				s.tmp = jsonscan.Append(s.tmp[:0], raw)
 				raw = s.tmp
 			}
 			if len(raw) > 0 {
@@ -238,10 +246,10 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 		}
 	}
 	if sess.set {
-		r.sessionID = s.raw(sess.span)
+		r.sessionID = s.Raw(sess.Span)
 	}
 	if cwd.set {
-		r.cwd = s.raw(cwd.span)
+		r.cwd = s.Raw(cwd.Span)
 	}
 	r.ts = s.parseTimeRaw(ts)
 	switch r.kind {
@@ -270,45 +278,45 @@ func (s *jsonScanner) parseLine(b []byte, torn bool, r *lineRec) {
 }
 
 // fieldString decodes a string field ("" when unset).
-func (s *jsonScanner) fieldString(f str) string {
+func (s *lineScanner) fieldString(f str) string {
 	if !f.set {
 		return ""
 	}
-	return s.decode(s.raw(f.span))
+	return s.decode(s.Raw(f.Span))
 }
 
 // decode decodes raw string content, through a reused buffer when it has
 // escapes.
-func (s *jsonScanner) decode(raw []byte) string {
-	if jsonstr.Plain(raw) {
+func (s *lineScanner) decode(raw []byte) string {
+	if jsonscan.Plain(raw) {
 		return string(raw)
 	}
-	s.tmp = jsonstr.Append(s.tmp[:0], raw)
+	s.tmp = jsonscan.Append(s.tmp[:0], raw)
 	return string(s.tmp)
 }
 
 // fieldIs reports whether a string field decodes to want.
-func (s *jsonScanner) fieldIs(f str, want string) bool {
+func (s *lineScanner) fieldIs(f str, want string) bool {
 	if !f.set {
 		return want == ""
 	}
-	raw := s.raw(f.span)
-	if jsonstr.Plain(raw) {
+	raw := s.Raw(f.Span)
+	if jsonscan.Plain(raw) {
 		return string(raw) == want
 	}
-	return jsonstr.Decode(raw) == want
+	return jsonscan.Decode(raw) == want
 }
 
 // strField decodes a string field's value at p into f (null leaves it);
 // any other value is an error (-1).
-func (s *jsonScanner) strField(p int, f *str) int {
-	switch s.b[p] {
+func (s *lineScanner) strField(p int, f *str) int {
+	switch s.Bytes()[p] {
 	case '"':
-		e := s.str(p)
+		e := s.Str(p)
 		if e < 0 {
 			return -1
 		}
-		f.span, f.set = span{p + 1, e - 1}, true
+		f.Span, f.set = jsonscan.Span{A: p + 1, B: e - 1}, true
 		return e
 	case 'n':
 		return s.null(p)
@@ -317,12 +325,12 @@ func (s *jsonScanner) strField(p int, f *str) int {
 }
 
 // boolField decodes a bool field's value at p (null leaves it).
-func (s *jsonScanner) boolField(p int, v *bool) int {
-	e := s.literal(p)
+func (s *lineScanner) boolField(p int, v *bool) int {
+	e := s.Literal(p)
 	if e < 0 {
 		return -1
 	}
-	switch s.b[p] {
+	switch s.Bytes()[p] {
 	case 't':
 		*v = true
 	case 'f':
@@ -332,8 +340,8 @@ func (s *jsonScanner) boolField(p int, v *bool) int {
 }
 
 // null returns the end of null at p, or -1.
-func (s *jsonScanner) null(p int) int {
-	if e := s.literal(p); e > 0 && s.b[p] == 'n' {
+func (s *lineScanner) null(p int) int {
+	if e := s.Literal(p); e > 0 && s.Bytes()[p] == 'n' {
 		return e
 	}
 	return -1
@@ -342,8 +350,8 @@ func (s *jsonScanner) null(p int) int {
 // compactMetadata decodes compactMetadata {trigger string, preTokens int}
 // into a pointer's worth of state: null clears it, an object fills it
 // (merging into an earlier one, as encoding/json reuses the pointer).
-func (s *jsonScanner) compactMetadata(p int, set *bool, trigger *str) int {
-	b := s.b
+func (s *lineScanner) compactMetadata(p int, set *bool, trigger *str) int {
+	b := s.Bytes()
 	switch b[p] {
 	case 'n':
 		if p = s.null(p); p > 0 {
@@ -358,7 +366,7 @@ func (s *jsonScanner) compactMetadata(p int, set *bool, trigger *str) int {
 		*set, *trigger = true, str{}
 	}
 	return s.object(p, 1, func(field, p int) int {
-		switch compactFields.match(b[field+1 : s.strEnd(field+1)]) {
+		switch compactFields.Match(b[field+1 : s.StrEnd(field+1)]) {
 		case 1:
 			return s.strField(p, trigger)
 		case 2: // preTokens int
@@ -366,7 +374,7 @@ func (s *jsonScanner) compactMetadata(p int, set *bool, trigger *str) int {
 			case c == 'n':
 				return s.null(p)
 			case c == '-' || '0' <= c && c <= '9':
-				e := s.number(p)
+				e := s.Number(p)
 				if e < 0 {
 					return -1
 				}
@@ -377,19 +385,19 @@ func (s *jsonScanner) compactMetadata(p int, set *bool, trigger *str) int {
 			}
 			return -1
 		}
-		return s.skip(p, 2)
+		return s.Skip(p, 2)
 	})
 }
 
 // object walks the object at p (b[p] == '{'), calling field for each
 // member with the position of its key and of its value; field returns the
 // end of the value or -1. depth counts the containers around the object.
-func (s *jsonScanner) object(p, depth int, field func(key, p int) int) int {
-	b := s.b
-	if depth+1 > maxDepth {
+func (s *lineScanner) object(p, depth int, field func(key, p int) int) int {
+	b := s.Bytes()
+	if depth+1 > jsonscan.MaxDepth {
 		return -1
 	}
-	p = s.ws(p + 1)
+	p = s.WS(p + 1)
 	if p >= len(b) {
 		return -1
 	}
@@ -401,18 +409,18 @@ func (s *jsonScanner) object(p, depth int, field func(key, p int) int) int {
 			return -1
 		}
 		k := p
-		if p = s.objKey(p); p < 0 {
+		if p = s.ObjKey(p); p < 0 {
 			return -1
 		}
 		if p = field(k, p); p < 0 {
 			return -1
 		}
-		if p = s.ws(p); p >= len(b) {
+		if p = s.WS(p); p >= len(b) {
 			return -1
 		}
 		switch b[p] {
 		case ',':
-			if p = s.ws(p + 1); p >= len(b) {
+			if p = s.WS(p + 1); p >= len(b) {
 				return -1
 			}
 		case '}':
@@ -424,12 +432,12 @@ func (s *jsonScanner) object(p, depth int, field func(key, p int) int) int {
 }
 
 // array walks the array at p (b[p] == '['), calling elem for each element.
-func (s *jsonScanner) array(p, depth int, elem func(p int) int) int {
-	b := s.b
-	if depth+1 > maxDepth {
+func (s *lineScanner) array(p, depth int, elem func(p int) int) int {
+	b := s.Bytes()
+	if depth+1 > jsonscan.MaxDepth {
 		return -1
 	}
-	p = s.ws(p + 1)
+	p = s.WS(p + 1)
 	if p >= len(b) {
 		return -1
 	}
@@ -440,12 +448,12 @@ func (s *jsonScanner) array(p, depth int, elem func(p int) int) int {
 		if p = elem(p); p < 0 {
 			return -1
 		}
-		if p = s.ws(p); p >= len(b) {
+		if p = s.WS(p); p >= len(b) {
 			return -1
 		}
 		switch b[p] {
 		case ',':
-			if p = s.ws(p + 1); p >= len(b) {
+			if p = s.WS(p + 1); p >= len(b) {
 				return -1
 			}
 		case ']':
@@ -457,22 +465,22 @@ func (s *jsonScanner) array(p, depth int, elem func(p int) int) int {
 }
 
 // keyAt returns the raw key whose opening quote is at k.
-func (s *jsonScanner) keyAt(k int) []byte { return s.b[k+1 : s.strEnd(k+1)] }
+func (s *lineScanner) keyAt(k int) []byte { return s.Bytes()[k+1 : s.StrEnd(k+1)] }
 
 // message decodes the message field {id, model string; content any} and
 // returns its content (absent when missing or null). ok is false when the
 // message is missing or is not an object or null of that shape.
-func (s *jsonScanner) message(m val) (content val, ok bool) {
+func (s *lineScanner) message(m val) (content val, ok bool) {
 	content, _, _, ok = s.messageFields(m)
 	return content, ok
 }
 
-func (s *jsonScanner) messageFields(m val) (content val, id, model str, ok bool) {
+func (s *lineScanner) messageFields(m val) (content val, id, model str, ok bool) {
 	content = absent
 	if m.a < 0 {
 		return content, id, model, false
 	}
-	switch s.b[m.a] {
+	switch s.Bytes()[m.a] {
 	case 'n':
 		return content, id, model, true
 	case '{':
@@ -480,17 +488,17 @@ func (s *jsonScanner) messageFields(m val) (content val, id, model str, ok bool)
 		return content, id, model, false
 	}
 	e := s.object(m.a, 1, func(k, p int) int {
-		switch messageFields.match(s.keyAt(k)) {
+		switch messageFields.Match(s.keyAt(k)) {
 		case 1:
 			return s.strField(p, &id)
 		case 2:
 			return s.strField(p, &model)
 		case 3:
-			e := s.skip(p, 2)
+			e := s.Skip(p, 2)
 			content = val{p, e}
 			return e
 		}
-		return s.skip(p, 2)
+		return s.Skip(p, 2)
 	})
 	return content, id, model, e > 0
 }
@@ -504,11 +512,11 @@ type block struct {
 
 // blocks decodes a list of content blocks at p into out; false when an
 // element is neither an object nor null or a field has the wrong type.
-func (s *jsonScanner) blocks(p, depth int, out *[]block) bool {
+func (s *lineScanner) blocks(p, depth int, out *[]block) bool {
 	e := s.array(p, depth, func(p int) int {
 		*out = append(*out, block{input: absent, content: absent})
 		bl := &(*out)[len(*out)-1]
-		switch s.b[p] {
+		switch s.Bytes()[p] {
 		case 'n':
 			return s.null(p)
 		case '{':
@@ -516,7 +524,7 @@ func (s *jsonScanner) blocks(p, depth int, out *[]block) bool {
 			return -1
 		}
 		return s.object(p, depth+1, func(k, p int) int {
-			switch blockFields.match(s.keyAt(k)) {
+			switch blockFields.Match(s.keyAt(k)) {
 			case 1:
 				return s.strField(p, &bl.typ)
 			case 2:
@@ -526,19 +534,19 @@ func (s *jsonScanner) blocks(p, depth int, out *[]block) bool {
 			case 4:
 				return s.strField(p, &bl.name)
 			case 5:
-				e := s.skip(p, depth+2)
+				e := s.Skip(p, depth+2)
 				bl.input = val{p, e}
 				return e
 			case 6:
 				return s.strField(p, &bl.toolUseID)
 			case 7:
-				e := s.skip(p, depth+2)
+				e := s.Skip(p, depth+2)
 				bl.content = val{p, e}
 				return e
 			case 8:
 				return s.boolField(p, &bl.isError)
 			}
-			return s.skip(p, depth+2)
+			return s.Skip(p, depth+2)
 		})
 	})
 	return e > 0
@@ -546,15 +554,15 @@ func (s *jsonScanner) blocks(p, depth int, out *[]block) bool {
 
 // userContent decodes a user message's content as parseUserContent did
 // with encoding/json: a string, a list of blocks, or nothing.
-func (s *jsonScanner) userContent(v val, c *userContent) {
+func (s *lineScanner) userContent(v val, c *userContent) {
 	if v.a < 0 {
 		return
 	}
-	switch s.b[v.a] {
+	switch s.Bytes()[v.a] {
 	case 'n':
 		return
 	case '"':
-		c.texts = []string{s.decode(s.b[v.a+1 : v.b-1])}
+		c.texts = []string{s.decode(s.Bytes()[v.a+1 : v.b-1])}
 		return
 	case '[':
 	default:
@@ -586,23 +594,23 @@ func (s *jsonScanner) userContent(v val, c *userContent) {
 
 // resultText flattens a tool_result's content (a string or a list of
 // blocks) as resultText did with encoding/json.
-func (s *jsonScanner) resultText(v val) string {
-	if v.a >= 0 && s.b[v.a] == '"' {
-		return s.decode(s.b[v.a+1 : v.b-1])
+func (s *lineScanner) resultText(v val) string {
+	if v.a >= 0 && s.Bytes()[v.a] == '"' {
+		return s.decode(s.Bytes()[v.a+1 : v.b-1])
 	}
 	s.tmp = s.resultAppend(s.tmp[:0], v)
 	return string(s.tmp)
 }
 
 // resultAppend appends the flattened tool_result content to dst.
-func (s *jsonScanner) resultAppend(dst []byte, v val) []byte {
+func (s *lineScanner) resultAppend(dst []byte, v val) []byte {
 	if v.a < 0 {
 		return dst
 	}
-	b := s.b
+	b := s.Bytes()
 	switch b[v.a] {
 	case '"':
-		return jsonstr.Append(dst, b[v.a+1:v.b-1])
+		return jsonscan.Append(dst, b[v.a+1:v.b-1])
 	case '[':
 	default:
 		return dst
@@ -620,13 +628,13 @@ func (s *jsonScanner) resultAppend(dst []byte, v val) []byte {
 			return -1
 		}
 		return s.object(p, 5, func(k, p int) int {
-			switch resultFields.match(s.keyAt(k)) {
+			switch resultFields.Match(s.keyAt(k)) {
 			case 1:
 				return s.strField(p, &it.typ)
 			case 2:
 				return s.strField(p, &it.text)
 			}
-			return s.skip(p, 6)
+			return s.Skip(p, 6)
 		})
 	})
 	if e < 0 {
@@ -639,7 +647,7 @@ func (s *jsonScanner) resultAppend(dst []byte, v val) []byte {
 		switch t := s.fieldString(it.typ); t {
 		case "text":
 			if it.text.set {
-				dst = jsonstr.Append(dst, s.raw(it.text.span))
+				dst = jsonscan.Append(dst, s.Raw(it.text.Span))
 			}
 		case "image":
 			dst = append(dst, "[image]"...)
@@ -651,7 +659,7 @@ func (s *jsonScanner) resultAppend(dst []byte, v val) []byte {
 }
 
 // assistant decodes an assistant line's message into r.
-func (s *jsonScanner) assistant(m val, uuid str, r *lineRec) {
+func (s *lineScanner) assistant(m val, uuid str, r *lineRec) {
 	content, id, model, ok := s.messageFields(m)
 	if !ok {
 		r.bad = true
@@ -669,11 +677,11 @@ func (s *jsonScanner) assistant(m val, uuid str, r *lineRec) {
 		r.contentBad = true // no content: neither blocks nor a string
 		return
 	}
-	switch s.b[content.a] {
+	switch s.Bytes()[content.a] {
 	case 'n':
 		return
 	case '"':
-		r.blocks = append(r.blocks, asstBlock{text: s.decode(s.b[content.a+1 : content.b-1])})
+		r.blocks = append(r.blocks, asstBlock{text: s.decode(s.Bytes()[content.a+1 : content.b-1])})
 		return
 	case '[':
 	default:
@@ -694,7 +702,7 @@ func (s *jsonScanner) assistant(m val, uuid str, r *lineRec) {
 		case s.fieldIs(bl.typ, "tool_use"):
 			ab := asstBlock{tool: true, id: s.fieldString(bl.id), name: s.fieldString(bl.name)}
 			if bl.input.a >= 0 {
-				ab.input = s.b[bl.input.a:bl.input.b] // a view: the apply copies what it keeps
+				ab.input = s.Bytes()[bl.input.a:bl.input.b] // a view: the apply copies what it keeps
 			}
 			r.blocks = append(r.blocks, ab)
 		}

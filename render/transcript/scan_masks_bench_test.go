@@ -3,6 +3,8 @@ package transcript
 import (
 	"bytes"
 	"testing"
+
+	"bottle/render/internal/jsonscan"
 )
 
 // BenchmarkIndex runs index, with the AVX2 kernel and the portable code,
@@ -17,24 +19,24 @@ func BenchmarkIndex(b *testing.B) {
 	for _, avx2 := range []bool{true, false} {
 		name := "generic"
 		if avx2 {
-			if !hasAVX2Support() {
+			if !jsonscan.HasAVX2() {
 				continue
 			}
 			name = "avx2"
 		}
 		withScanSettings(chunkSize, avx2, func() {
-			var s jsonScanner
+			var s lineScanner
 			b.Run(name+"/block", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				for b.Loop() {
-					s.index(data)
+					s.Index(data)
 				}
 			})
 			b.Run(name+"/lines", func(b *testing.B) {
 				b.SetBytes(int64(len(chunk)))
 				for b.Loop() {
 					for _, l := range lines {
-						s.index(l)
+						s.Index(l)
 					}
 				}
 			})
@@ -48,7 +50,7 @@ func BenchmarkScanChunk(b *testing.B) {
 	data := genTranscript(b, 4<<20)
 	data = data[:bytes.LastIndexByte(data[:chunkSize], '\n')+1]
 	c := &chunk{data: data}
-	var s jsonScanner
+	var s lineScanner
 	p := newParser(true)
 	p.speculate = true
 	sp := p.newSpeculator()
@@ -67,7 +69,7 @@ func BenchmarkParseLines(b *testing.B) {
 	for _, l := range bytes.Split(data[:len(data)-1], []byte("\n")) {
 		lines = append(lines, l)
 	}
-	var s jsonScanner
+	var s lineScanner
 	var r lineRec
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {

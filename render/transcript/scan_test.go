@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"bottle/internal/corpustest"
-	"bottle/render/jsonstr"
+	"bottle/render/internal/jsonscan"
 )
 
 // The scanner must read every transcript exactly as the json.Unmarshal
@@ -128,9 +128,9 @@ func scanInputs(tb testing.TB) (small, large map[string][]byte) {
 
 // withScanSettings runs f with a chunk size and a mask implementation.
 func withScanSettings(size int, avx2 bool, f func()) {
-	oldSize, oldAVX := chunkSize, useAVX2
-	chunkSize, useAVX2 = size, avx2 && hasAVX2Support()
-	defer func() { chunkSize, useAVX2 = oldSize, oldAVX }()
+	oldSize, oldAVX := chunkSize, jsonscan.SetAVX2(avx2)
+	chunkSize = size
+	defer func() { chunkSize = oldSize; jsonscan.SetAVX2(oldAVX) }()
 	f()
 }
 
@@ -241,14 +241,14 @@ func TestDecodeString(t *testing.T) {
 		if err := json.Unmarshal([]byte(`"`+raw+`"`), &want); err != nil {
 			t.Fatalf("%q: %v", raw, err)
 		}
-		if got := jsonstr.Decode([]byte(raw)); got != want {
-			t.Fatalf("jsonstr.Decode(%q) = %q, want %q", raw, got, want)
+		if got := jsonscan.Decode([]byte(raw)); got != want {
+			t.Fatalf("jsonscan.Decode(%q) = %q, want %q", raw, got, want)
 		}
-		if got := string(jsonstr.Append([]byte("pre"), []byte(raw))); got != "pre"+want {
-			t.Fatalf("jsonstr.Append(%q) = %q, want %q", raw, got, "pre"+want)
+		if got := string(jsonscan.Append([]byte("pre"), []byte(raw))); got != "pre"+want {
+			t.Fatalf("jsonscan.Append(%q) = %q, want %q", raw, got, "pre"+want)
 		}
-		if !utf8.ValidString(jsonstr.Decode([]byte(raw))) {
-			t.Fatalf("jsonstr.Decode(%q) is not valid UTF-8", raw)
+		if !utf8.ValidString(jsonscan.Decode([]byte(raw))) {
+			t.Fatalf("jsonscan.Decode(%q) is not valid UTF-8", raw)
 		}
 	}
 }
@@ -258,7 +258,7 @@ func TestDecodeString(t *testing.T) {
 func TestIndexValidity(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	alphabet := []byte("{}[]:,\"\\ntu0123456789-+.eE \t\x01\x1fabfr/\xff")
-	var s jsonScanner
+	var s lineScanner
 	for _, avx2 := range []bool{true, false} {
 		withScanSettings(chunkSize, avx2, func() {
 			for i := 0; i < 50000; i++ {
@@ -272,12 +272,12 @@ func TestIndexValidity(t *testing.T) {
 					base = append(base[:k:k], append(bytes.Repeat([]byte{alphabet[r.IntN(len(alphabet))]}, r.IntN(200)), base[k:]...)...)
 				}
 				want := json.Valid(base)
-				got := s.index(base)
+				got := s.Index(base)
 				if got {
-					p := s.ws(0)
+					p := s.WS(0)
 					if p < len(base) {
-						e := s.skip(p, 0)
-						got = e >= 0 && s.ws(e) == len(base)
+						e := s.Skip(p, 0)
+						got = e >= 0 && s.WS(e) == len(base)
 					} else {
 						got = false
 					}

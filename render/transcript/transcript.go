@@ -18,7 +18,7 @@ import (
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/panics"
 
-	"bottle/render/jsonstr"
+	"bottle/render/internal/jsonscan"
 )
 
 // MaxLineBytes is the longest transcript line the reader decodes. Real lines
@@ -395,7 +395,7 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 
 // scan scans the lines of c into records; with sp it digests the tool
 // calls it can.
-func (c *chunk) scan(s *jsonScanner, sp *speculator) {
+func (c *chunk) scan(s *lineScanner, sp *speculator) {
 	c.recs = c.recs[:0]
 	c.lines, c.over = 0, 0
 	sp.reset()
@@ -454,7 +454,7 @@ func blank(line []byte) bool {
 // readSequential reads and applies one chunk after the other in this
 // goroutine; with firstPrompt it stops after the first genuine prompt.
 func (p *parser) readSequential(src chunkSource, firstPrompt bool) error {
-	var s jsonScanner
+	var s lineScanner
 	sp := p.newSpeculator()
 	c := &chunk{}
 	for {
@@ -502,7 +502,7 @@ func (p *parser) readParallel(src chunkSource) error {
 	}
 	if first.eof {
 		// Small input: one chunk, no goroutines.
-		var s jsonScanner
+		var s lineScanner
 		first.scan(&s, p.newSpeculator())
 		p.apply(first)
 		return nil
@@ -565,7 +565,7 @@ type pipeline struct {
 // already read and queued.
 func (pl *pipeline) work(c *chunk) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	var s jsonScanner
+	var s lineScanner
 	sp := pl.p.newSpeculator()
 	for {
 		if c == nil {
@@ -675,10 +675,10 @@ func (pl *pipeline) fail(pc *panics.Catcher) {
 type parser struct {
 	t       *Transcript
 	digests bool // work out ToolCall.Digest and Pending
-	seen   map[[16]byte]struct{}
-	msgs   map[string]int // assistant message.id -> index of its event
-	blocks map[[2]string]struct{}
-	tools  map[string]int // tool_use id -> index into t.Tools
+	seen    map[[16]byte]struct{}
+	msgs    map[string]int // assistant message.id -> index of its event
+	blocks  map[[2]string]struct{}
+	tools   map[string]int // tool_use id -> index into t.Tools
 	// pending holds, by index into t.Tools, the calls still waiting for
 	// their results (ids are distinct in t.Tools).
 	pending []pendingCall
@@ -777,10 +777,10 @@ func (p *parser) line(r *lineRec) {
 	}
 	ts := r.ts
 	if p.t.SessionID == "" && len(r.sessionID) > 0 {
-		p.t.SessionID = jsonstr.Decode(r.sessionID)
+		p.t.SessionID = jsonscan.Decode(r.sessionID)
 	}
 	if p.t.Cwd == "" && len(r.cwd) > 0 {
-		p.t.Cwd = jsonstr.Decode(r.cwd)
+		p.t.Cwd = jsonscan.Decode(r.cwd)
 		cwd := p.t.Cwd
 		p.cwd.Store(&cwd)
 	}
@@ -953,7 +953,7 @@ func (p *parser) result(r *toolResult) {
 		// escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, body, false, nil, 0, r.isError, p.t.Cwd)
+		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd)
 		return
 	}
 	if !r.decoded {

@@ -1,4 +1,4 @@
-package transcript
+package jsonscan
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"math/bits"
 	"unicode"
 	"unicode/utf8"
-
-	"bottle/render/jsonstr"
 )
 
 // The transcript scanner reads one JSONL line the way json.Unmarshal into
@@ -30,13 +28,13 @@ import (
 // decode fail, strings decode with U+FFFD for invalid UTF-8 and lone
 // surrogates, and nesting deeper than 10,000 levels is an error.
 
-// maxDepth is encoding/json's nesting limit.
-const maxDepth = 10000
+// MaxDepth is encoding/json's nesting limit.
+const MaxDepth = 10000
 
 const oddBits = 0xAAAAAAAAAAAAAAAA
 
-// jsonScanner scans one line at a time; it keeps its buffers between lines.
-type jsonScanner struct {
+// Scanner scans one line at a time; it keeps its buffers between lines.
+type Scanner struct {
 	b      []byte
 	quotes []uint64 // bit i of word w: b[64w+i] is an unescaped quote
 	esc    []uint64 // bit i of word w: b[64w+i] follows an escaping backslash
@@ -44,11 +42,10 @@ type jsonScanner struct {
 	words  []uint64 // the backing of quotes, esc and hi, a third each
 	uesc   []int    // the offsets of the 'u' of each \uXXXX escape, in order
 	stack  []byte
-	// blockBuf is reused for the content blocks of one message, tmp for
-	// decoding strings.
-	blockBuf []block
-	tmp      []byte
 }
+
+// Bytes returns the line last indexed.
+func (s *Scanner) Bytes() []byte { return s.b }
 
 // spaces64 pads the last block of a line: no quote, backslash or control
 // byte.
@@ -67,7 +64,7 @@ var hexDigit = func() (t [256]bool) {
 // index builds the quote bitmap of b. It reports false when b cannot be
 // valid JSON: a control byte inside a string, a bad escape, or an odd run
 // of backslashes ending the line.
-func (s *jsonScanner) index(b []byte) bool {
+func (s *Scanner) Index(b []byte) bool {
 	s.b = b
 	nb := (len(b) + 63) >> 6
 	// quotes, esc and hi lie at equal distances in one array: the AVX2
@@ -93,7 +90,7 @@ type indexState struct {
 
 // indexGeneric is index in portable Go, a block at a time; the last,
 // partial block is padded with spaces.
-func (s *jsonScanner) indexGeneric(b []byte) bool {
+func (s *Scanner) indexGeneric(b []byte) bool {
 	var st indexState
 	full := len(b) >> 6
 	for i := 0; i < full; i++ {
@@ -117,7 +114,7 @@ func (s *jsonScanner) indexGeneric(b []byte) bool {
 // backslashes and control bytes) and checks its control bytes and escapes.
 // It works as the assembly kernel does, quotes stored first, so both leave
 // the same bitmap behind.
-func (s *jsonScanner) indexBlock(i int, quote, bs, ctl, hi uint64, st *indexState) bool {
+func (s *Scanner) indexBlock(i int, quote, bs, ctl, hi uint64, st *indexState) bool {
 	s.hi[i] = hi
 	escaped := escapedChars(bs, &st.prevEsc)
 	q := quote &^ escaped
@@ -157,7 +154,7 @@ func prefixXOR(x uint64) uint64 {
 // checkEscapes checks the escaped characters in bits (block at base) that
 // the masks did not already show to be escape letters, noting each \u
 // escape in s.uesc.
-func (s *jsonScanner) checkEscapes(base int, bits64 uint64) bool {
+func (s *Scanner) checkEscapes(base int, bits64 uint64) bool {
 	b := s.b
 	for ; bits64 != 0; bits64 &= bits64 - 1 {
 		p := base + bits.TrailingZeros64(bits64)
@@ -204,7 +201,7 @@ func masks64(b *[64]byte) (q, bs, ctl, hi uint64) {
 
 // strEnd returns the index of the first unescaped quote at or after p, or
 // -1. The quote in p's own word is found inline; strEndFar looks further.
-func (s *jsonScanner) strEnd(p int) int {
+func (s *Scanner) StrEnd(p int) int {
 	if w := p >> 6; w < len(s.quotes) {
 		if m := s.quotes[w] >> (uint(p) & 63); m != 0 {
 			return p + bits.TrailingZeros64(m)
@@ -214,7 +211,7 @@ func (s *jsonScanner) strEnd(p int) int {
 }
 
 // strEndFar is strEnd past p's word.
-func (s *jsonScanner) strEndFar(p int) int {
+func (s *Scanner) strEndFar(p int) int {
 	for w := p>>6 + 1; w < len(s.quotes); w++ {
 		if m := s.quotes[w]; m != 0 {
 			return w<<6 + bits.TrailingZeros64(m)
@@ -224,7 +221,7 @@ func (s *jsonScanner) strEndFar(p int) int {
 }
 
 // ws skips JSON whitespace.
-func (s *jsonScanner) ws(p int) int {
+func (s *Scanner) WS(p int) int {
 	b := s.b
 	if p < len(b) && b[p] > ' ' {
 		return p
@@ -242,8 +239,8 @@ func (s *jsonScanner) ws(p int) int {
 
 // str returns the end (after the closing quote) of the string at p
 // (b[p] == '"'), or -1.
-func (s *jsonScanner) str(p int) int {
-	e := s.strEnd(p + 1)
+func (s *Scanner) Str(p int) int {
+	e := s.StrEnd(p + 1)
 	if e < 0 {
 		return -1
 	}
@@ -253,7 +250,7 @@ func (s *jsonScanner) str(p int) int {
 // strFar is str for a string that ends past the word it starts in: p is
 // the string's first content byte. The hot loops look in the first word
 // themselves (str is too big to inline) and call strFar past it.
-func (s *jsonScanner) strFar(p int) int {
+func (s *Scanner) StrFar(p int) int {
 	if e := s.strEndFar(p); e >= 0 {
 		return e + 1
 	}
@@ -261,7 +258,7 @@ func (s *jsonScanner) strFar(p int) int {
 }
 
 // number returns the end of the number at p, or -1.
-func (s *jsonScanner) number(p int) int {
+func (s *Scanner) Number(p int) int {
 	b := s.b
 	n := len(b)
 	if p < n && b[p] == '-' {
@@ -312,7 +309,7 @@ const (
 )
 
 // literal returns the end of true, false or null at p, or -1.
-func (s *jsonScanner) literal(p int) int {
+func (s *Scanner) Literal(p int) int {
 	rest := s.b[p:]
 	if len(rest) < 4 {
 		return -1
@@ -330,24 +327,24 @@ func (s *jsonScanner) literal(p int) int {
 
 // skip returns the end of the value at p (no leading whitespace), or -1.
 // depth is the number of containers open around the value.
-func (s *jsonScanner) skip(p, depth int) int {
+func (s *Scanner) Skip(p, depth int) int {
 	if p >= len(s.b) {
 		return -1
 	}
 	switch c := s.b[p]; c {
 	case '"':
-		return s.str(p)
+		return s.Str(p)
 	case '{', '[':
 		return s.container(p, depth)
 	case 't', 'f', 'n':
-		return s.literal(p)
+		return s.Literal(p)
 	default:
-		return s.number(p)
+		return s.Number(p)
 	}
 }
 
 // container skips the object or array at p without recursion.
-func (s *jsonScanner) container(p, depth int) int {
+func (s *Scanner) container(p, depth int) int {
 	e, stack := s.walk(p, depth, s.stack[:0])
 	s.stack = stack[:0] // keep what append grew
 	return e
@@ -356,7 +353,7 @@ func (s *jsonScanner) container(p, depth int) int {
 // walk is container, with the stack of open containers (empty) passed
 // along rather than kept in s: it stays in registers. It returns the
 // stack for reuse.
-func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
+func (s *Scanner) walk(p, depth int, stack []byte) (int, []byte) {
 	b := s.b
 	n := len(b)
 	quotes := s.quotes
@@ -364,11 +361,11 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 	for {
 		c := b[p]
 		if c == '{' || c == '[' {
-			if depth+len(stack)+1 > maxDepth {
+			if depth+len(stack)+1 > MaxDepth {
 				return -1, stack
 			}
 			stack = append(stack, c)
-			p = s.ws(p + 1)
+			p = s.WS(p + 1)
 			if p >= n {
 				return -1, stack
 			}
@@ -397,11 +394,11 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 					break
 				}
 			}
-			p = s.strFar(q)
+			p = s.StrFar(q)
 		case 't', 'f', 'n':
-			p = s.literal(p)
+			p = s.Literal(p)
 		default:
-			p = s.number(p)
+			p = s.Number(p)
 		}
 		if p < 0 {
 			return -1, stack
@@ -412,13 +409,13 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 			if len(stack) == 0 {
 				return p, stack
 			}
-			p = s.ws(p)
+			p = s.WS(p)
 			if p >= n {
 				return -1, stack
 			}
 			top := stack[len(stack)-1]
 			if b[p] == ',' {
-				p = s.ws(p + 1)
+				p = s.WS(p + 1)
 				if p >= n {
 					return -1, stack
 				}
@@ -447,18 +444,18 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 				goto colon
 			}
 		}
-		if p = s.strFar(p); p < 0 {
+		if p = s.StrFar(p); p < 0 {
 			return -1, stack
 		}
 	colon:
 		if p < n && b[p] == ':' {
 			p++
-		} else if p = s.ws(p); p >= n || b[p] != ':' {
+		} else if p = s.WS(p); p >= n || b[p] != ':' {
 			return -1, stack
 		} else {
 			p++
 		}
-		if p = s.ws(p); p >= n {
+		if p = s.WS(p); p >= n {
 			return -1, stack
 		}
 	}
@@ -466,7 +463,7 @@ func (s *jsonScanner) walk(p, depth int, stack []byte) (int, []byte) {
 
 // objKey reads `"key" :` at p and returns the position of the value after
 // it, or -1.
-func (s *jsonScanner) objKey(p int) int {
+func (s *Scanner) ObjKey(p int) int {
 	b := s.b
 	if b[p] != '"' {
 		return -1
@@ -478,30 +475,30 @@ func (s *jsonScanner) objKey(p int) int {
 			goto colon
 		}
 	}
-	if p = s.strFar(p); p < 0 {
+	if p = s.StrFar(p); p < 0 {
 		return -1
 	}
 colon:
-	p = s.ws(p)
+	p = s.WS(p)
 	if p >= len(b) || b[p] != ':' {
 		return -1
 	}
-	p = s.ws(p + 1)
+	p = s.WS(p + 1)
 	if p >= len(b) {
 		return -1
 	}
 	return p
 }
 
-// span is the raw content of a JSON string (between its quotes).
-type span struct{ a, b int }
+// Span is the raw content of a JSON string (between its quotes).
+type Span struct{ A, B int }
 
 // raw returns the bytes of sp.
-func (s *jsonScanner) raw(sp span) []byte { return s.b[sp.a:sp.b] }
+func (s *Scanner) Raw(sp Span) []byte { return s.b[sp.A:sp.B] }
 
-// fieldSet matches object keys to a struct's fields as encoding/json does:
+// FieldSet matches object keys to a struct's fields as encoding/json does:
 // an exact name first, else equal under Unicode simple case folding.
-type fieldSet struct {
+type FieldSet struct {
 	names  []string
 	folded []string
 	byLen  [][]fieldName // byLen[n]: the names of n bytes, in order
@@ -520,8 +517,8 @@ type fieldName struct {
 	long     bool // more than 16 bytes: the words do not hold it all
 }
 
-func newFieldSet(names ...string) *fieldSet {
-	fs := &fieldSet{names: names}
+func NewFieldSet(names ...string) *FieldSet {
+	fs := &FieldSet{names: names}
 	for i, n := range names {
 		fs.folded = append(fs.folded, string(foldName([]byte(n))))
 		for len(fs.byLen) <= len(n) {
@@ -533,7 +530,7 @@ func newFieldSet(names ...string) *fieldSet {
 	}
 	fs.distinct = true
 	for i, n := range names {
-		if !asciiKey([]byte(n)) {
+		if !PlainASCII([]byte(n)) {
 			fs.distinct = false
 		}
 		for _, m := range fs.folded[:i] {
@@ -546,7 +543,7 @@ func newFieldSet(names ...string) *fieldSet {
 }
 
 // match returns the 1-based index of the field the raw key names, or 0.
-func (fs *fieldSet) match(key []byte) int {
+func (fs *FieldSet) Match(key []byte) int {
 	if !fs.distinct {
 		return fs.matchAny(key)
 	}
@@ -563,14 +560,14 @@ func (fs *fieldSet) match(key []byte) int {
 			}
 		}
 	}
-	if !asciiKey(key) {
+	if !PlainASCII(key) {
 		return fs.matchFolded(key)
 	}
 	return 0
 }
 
 // matchAny is match for any names: exact first, then folded.
-func (fs *fieldSet) matchAny(key []byte) int {
+func (fs *FieldSet) matchAny(key []byte) int {
 	var same []fieldName // the names as long as the key
 	var w0, w1 uint64
 	if len(key) < len(fs.byLen) {
@@ -582,7 +579,7 @@ func (fs *fieldSet) matchAny(key []byte) int {
 			return f.i + 1
 		}
 	}
-	if !asciiKey(key) {
+	if !PlainASCII(key) {
 		return fs.matchFolded(key)
 	}
 	// ASCII: only a name of the same length can fold to the key.
@@ -623,9 +620,9 @@ func upperASCII(w uint64) uint64 {
 	return w - lower>>2
 }
 
-// asciiKey reports whether a raw key has neither escapes nor non-ASCII
-// bytes, 8 bytes at a time.
-func asciiKey(key []byte) bool {
+// PlainASCII reports whether a string body has neither escapes nor
+// non-ASCII bytes, so that it is its own decoding; 8 bytes at a time.
+func PlainASCII(key []byte) bool {
 	for ; len(key) >= 8; key = key[8:] {
 		w := binary.LittleEndian.Uint64(key)
 		if (zeroBytes(w^('\\'*lsb))|w)&(0x80*lsb) != 0 {
@@ -641,8 +638,8 @@ func asciiKey(key []byte) bool {
 }
 
 // matchFolded matches a key with escapes or non-ASCII bytes.
-func (fs *fieldSet) matchFolded(key []byte) int {
-	k := foldName([]byte(jsonstr.Decode(key)))
+func (fs *FieldSet) matchFolded(key []byte) int {
+	k := foldName([]byte(Decode(key)))
 	for i, f := range fs.folded {
 		if string(k) == f {
 			return i + 1

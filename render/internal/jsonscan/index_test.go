@@ -1,9 +1,11 @@
-package transcript
+package jsonscan
 
 import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 	"unsafe"
 )
@@ -48,11 +50,11 @@ const sentinel = 0x5A5A_0F0F_A5A5_F0F0
 
 // indexWith runs index on b with the AVX2 kernel or the portable code.
 func indexWith(b []byte, avx2 bool) (quotes []uint64, ok bool) {
-	s := jsonScanner{quotes: make([]uint64, (len(b)+63)/64)}
+	s := Scanner{quotes: make([]uint64, (len(b)+63)/64)}
 	for i := range s.quotes {
 		s.quotes[i] = sentinel
 	}
-	withScanSettings(chunkSize, avx2, func() { ok = s.index(b) })
+	withAVX2(avx2, func() { ok = s.Index(b) })
 	return s.quotes, ok
 }
 
@@ -64,7 +66,7 @@ func checkIndex(t *testing.T, b []byte) {
 	if genOK != wantOK || (wantOK && !equalWords(gen, want)) {
 		t.Fatalf("generic index(%q) = %v %x, want %v %x", b, genOK, gen, wantOK, want)
 	}
-	if !hasAVX2Support() {
+	if !HasAVX2() {
 		return
 	}
 	asm, asmOK := indexWith(b, true)
@@ -76,9 +78,9 @@ func checkIndex(t *testing.T, b []byte) {
 	}
 	// The escape and high-byte bitmaps of a valid line, against the
 	// generic path and a byte-by-byte reference.
-	var g, a jsonScanner
-	withScanSettings(chunkSize, false, func() { g.index(b) })
-	withScanSettings(chunkSize, true, func() { a.index(b) })
+	var g, a Scanner
+	withAVX2(false, func() { g.Index(b) })
+	withAVX2(true, func() { a.Index(b) })
 	refHi := make([]uint64, len(g.hi))
 	for i, c := range b {
 		if c >= 0x80 {
@@ -220,8 +222,13 @@ func addrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b
 
 // FuzzIndex compares the two paths and the reference on any line.
 func FuzzIndex(f *testing.F) {
-	for _, c := range scanCases {
-		f.Add([]byte(c))
+	// The lines of render's golden transcripts.
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "*.jsonl"))
+	for _, p := range files {
+		data, _ := os.ReadFile(p)
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			f.Add(line)
+		}
 	}
 	f.Add([]byte(`"\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"\u12`))
 	f.Fuzz(func(t *testing.T, b []byte) { checkIndex(t, b) })
@@ -241,4 +248,10 @@ func TestIndexReferenceSelf(t *testing.T) {
 		}
 		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) { checkIndex(t, []byte(tc.in)) })
 	}
+}
+
+// withAVX2 runs f with the AVX2 kernel on (where the CPU has it) or off.
+func withAVX2(on bool, f func()) {
+	defer SetAVX2(SetAVX2(on))
+	f()
 }

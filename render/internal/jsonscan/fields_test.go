@@ -1,4 +1,4 @@
-package transcript
+package jsonscan
 
 import (
 	"math/rand/v2"
@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// refMatch is fieldSet.match as it was, one name after the other.
-func refMatch(fs *fieldSet, key []byte) int {
+// refMatch is FieldSet.match as it was, one name after the other.
+func refMatch(fs *FieldSet, key []byte) int {
 	for i, n := range fs.names {
 		if string(key) == n {
 			return i + 1
@@ -30,8 +30,16 @@ func refMatch(fs *fieldSet, key []byte) int {
 // TestFieldSetMatch compares match with refMatch on the names, their case
 // and Unicode variants, escaped forms and random keys.
 func TestFieldSetMatch(t *testing.T) {
-	sets := []*fieldSet{lineFields, compactFields, messageFields, blockFields, resultFields,
-		newFieldSet("a", "A", "aa", "k", "s", "longer_than_eight", "LONGER_than_eight")}
+	sets := []*FieldSet{
+		// The transcript reader's sets.
+		NewFieldSet("type", "subtype", "uuid", "sessionId", "cwd", "timestamp",
+			"isSidechain", "isMeta", "isCompactSummary", "message", "compactMetadata"),
+		NewFieldSet("trigger", "preTokens"),
+		NewFieldSet("id", "model", "content"),
+		NewFieldSet("type", "text", "id", "name", "input", "tool_use_id", "content", "is_error"),
+		NewFieldSet("type", "text"),
+		// Names that fold alike, and long ones.
+		NewFieldSet("a", "A", "aa", "k", "s", "longer_than_eight", "LONGER_than_eight")}
 	pieces := []string{"type", "Type", "TYPE", "id", "ID", "iD", "_", "is", "Meta", "ſ", "K", "K", "\\u0074", "\\\"", "\xff", "é",
 		"s", "S", "k", "K", "e", "content", "use", "tool", "ession", "Id", "a", "A", "longer", "than", "eight", "LONGER"}
 	r := rand.New(rand.NewPCG(9, 10))
@@ -50,7 +58,7 @@ func TestFieldSetMatch(t *testing.T) {
 	}
 	for _, fs := range sets {
 		for _, k := range keys {
-			if got, want := fs.match(k), refMatch(fs, k); got != want {
+			if got, want := fs.Match(k), refMatch(fs, k); got != want {
 				t.Fatalf("match(%q) in %v = %d, want %d", k, fs.names, got, want)
 			}
 		}
@@ -91,7 +99,7 @@ func TestLiteral(t *testing.T) {
 				if strings.HasPrefix(in, lit) {
 					want = len(lit)
 				}
-				if got := (&jsonScanner{b: []byte(in)}).literal(0); got != want {
+				if got := (&Scanner{b: []byte(in)}).Literal(0); got != want {
 					t.Errorf("literal(%q) = %d, want %d", in, got, want)
 				}
 				// A byte off anywhere in the literal.
@@ -99,7 +107,7 @@ func TestLiteral(t *testing.T) {
 					for i := range lit {
 						b := []byte(in)
 						b[i] ^= 0x20
-						if got := (&jsonScanner{b: b}).literal(0); got != -1 {
+						if got := (&Scanner{b: b}).Literal(0); got != -1 {
 							t.Errorf("literal(%q) = %d, want -1", b, got)
 						}
 					}

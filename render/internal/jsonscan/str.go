@@ -6,7 +6,7 @@
 //
 // Besides a whole decode it answers the cheaper questions a reader often
 // has: the decoded length, a decoded prefix.
-package jsonstr
+package jsonscan
 
 import (
 	"bytes"
@@ -181,14 +181,6 @@ func utf8Len(b []byte) int {
 	}
 	return n
 }
-
-const (
-	lsb = 0x0101010101010101
-	hi7 = 0x7f7f7f7f7f7f7f7f
-)
-
-// zeroBytes has the high bit set in exactly the zero bytes of w.
-func zeroBytes(w uint64) uint64 { return ^(((w & hi7) + hi7) | w | hi7) }
 
 // escByte is the byte a one-letter escape stands for ('u' excepted).
 var escByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}

@@ -1,4 +1,4 @@
-package transcript
+package jsonscan
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"bottle/render/jsonstr"
 )
 
 // checkStrLen indexes a line holding body as a string at every offset
@@ -16,7 +14,7 @@ import (
 func checkStrLen(t *testing.T, body string) {
 	t.Helper()
 	for _, avx := range []bool{false, true} {
-		withScanSettings(chunkSize, avx, func() { checkStrLenAt(t, body, avx) })
+		withAVX2(avx, func() { checkStrLenAt(t, body, avx) })
 	}
 }
 
@@ -25,8 +23,8 @@ func checkStrLenAt(t *testing.T, body string, avx bool) {
 	{
 		for pad := 0; pad < 70; pad += 7 {
 			line := `{"k":"` + strings.Repeat("x", pad) + `","s":"` + body + `"}`
-			var s jsonScanner
-			if !s.index([]byte(line)) {
+			var s Scanner
+			if !s.Index([]byte(line)) {
 				if json.Valid([]byte(line)) {
 					t.Fatalf("index rejects the valid line %q", line)
 				}
@@ -35,16 +33,16 @@ func checkStrLenAt(t *testing.T, body string, avx bool) {
 			a := len(`{"k":"`) + pad + len(`","s":"`)
 			e := a + len(body)
 			raw := []byte(body)
-			if got, want := s.validUTF8(a, e), utf8.Valid(raw); got != want {
+			if got, want := s.ValidUTF8(a, e), utf8.Valid(raw); got != want {
 				t.Fatalf("validUTF8(%q) = %v, want %v (avx2 %v)", body, got, want, avx)
 			}
-			if got, want := s.strLen(a, e), jsonstr.Len(raw); got != want {
+			if got, want := s.StrLen(a, e), Len(raw); got != want {
 				t.Fatalf("strLen(%q) = %d, want %d (avx2 %v)", body, got, want, avx)
 			}
 			// The escaped characters handed to digests
 			// (digest.Call.ResultEscapes).
 			var wantEsc, gotEsc []int
-			for i := range jsonstr.Escapes(raw) {
+			for i := range Escapes(raw) {
 				wantEsc = append(wantEsc, a+i+1)
 			}
 			for k := a; k < e; k++ {
@@ -55,7 +53,7 @@ func checkStrLenAt(t *testing.T, body string, avx bool) {
 			if !slices.Equal(gotEsc, wantEsc) {
 				t.Fatalf("escaped characters of %q: %v, want %v (avx2 %v)", body, gotEsc, wantEsc, avx)
 			}
-			if got, want := s.hasUnicodeEscape(a, e), hasU(raw); got != want {
+			if got, want := s.HasUnicodeEscape(a, e), hasU(raw); got != want {
 				t.Fatalf("hasUnicodeEscape(%q) = %v, want %v (avx2 %v)", body, got, want, avx)
 			}
 		}
@@ -68,9 +66,9 @@ var strLenSeeds = []string{
 	strings.Repeat(`ab\"cd\\ef\n`, 30), strings.Repeat("é→", 40) + `\t`, strings.Repeat(`\\`, 33) + `n`,
 }
 
-// hasU reports whether a valid body has a \u escape, by jsonstr.Escapes.
+// hasU reports whether a valid body has a \u escape, by Escapes.
 func hasU(raw []byte) bool {
-	for i := range jsonstr.Escapes(raw) {
+	for i := range Escapes(raw) {
 		if raw[i+1] == 'u' {
 			return true
 		}
@@ -89,7 +87,7 @@ func FuzzStrLen(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		if !jsonstr.Check([]byte(body)) {
+		if !Check([]byte(body)) {
 			return
 		}
 		checkStrLen(t, body)

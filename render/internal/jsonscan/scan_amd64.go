@@ -1,6 +1,6 @@
 //go:build !purego
 
-package transcript
+package jsonscan
 
 // indexAVX2 scans the 64-byte blocks of the n bytes at p from block
 // st.blk on, storing each block's unescaped quotes to quotes[blk], its
@@ -53,7 +53,7 @@ func detectAVX2() bool {
 
 // indexBlocks is index past its set-up (b is not empty), with the AVX2
 // kernel when the CPU has it.
-func (s *jsonScanner) indexBlocks(b []byte) bool {
+func (s *Scanner) indexBlocks(b []byte) bool {
 	if !useAVX2 {
 		return s.indexGeneric(b)
 	}
@@ -80,4 +80,13 @@ func (s *jsonScanner) indexBlocks(b []byte) bool {
 // portable one.
 var useAVX2 = hasAVX2
 
-func hasAVX2Support() bool { return hasAVX2 }
+// HasAVX2 reports whether Index runs the AVX2 kernel on this CPU.
+func HasAVX2() bool { return hasAVX2 }
+
+// SetAVX2 switches the AVX2 kernel on (where the CPU has it) or off and
+// returns the previous setting. Tests of code over the scanner use it to
+// run the portable path too; it must not be called while a scan runs.
+func SetAVX2(on bool) (was bool) {
+	was, useAVX2 = useAVX2, on && hasAVX2
+	return was
+}

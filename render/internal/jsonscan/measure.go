@@ -1,4 +1,4 @@
-package transcript
+package jsonscan
 
 import (
 	"math/bits"
@@ -6,8 +6,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"bottle/render/jsonstr"
 )
 
 // String bodies measured from the index: the escape bitmap of the line just
@@ -15,21 +13,21 @@ import (
 // raw length less one byte per escape (a popcount), corrected for the rare
 // \uXXXX escapes — no pass over the bytes but the UTF-8 check.
 
-// strLen is jsonstr.Len of the string body s.b[a:e] of the line just
+// strLen is Len of the string body s.b[a:e] of the line just
 // indexed.
-func (s *jsonScanner) strLen(a, e int) int {
+func (s *Scanner) StrLen(a, e int) int {
 	b := s.b
-	if !s.validUTF8(a, e) {
-		return jsonstr.Len(b[a:e])
+	if !s.ValidUTF8(a, e) {
+		return Len(b[a:e])
 	}
 	n := e - a - s.escCount(a, e) // every escape: two bytes for one
 	// A \uXXXX escape is six bytes (a surrogate pair twelve) for a rune.
 	for i := sort.SearchInts(s.uesc, a); i < len(s.uesc) && s.uesc[i] < e; i++ {
 		p := s.uesc[i] // b[p-1:p+5] is the escape
-		r := jsonstr.Unit(b[p-1:])
+		r := Unit(b[p-1:])
 		if utf16.IsSurrogate(r) {
 			if i+1 < len(s.uesc) && s.uesc[i+1] == p+6 && p+6 < e {
-				if dec := utf16.DecodeRune(r, jsonstr.Unit(b[p+5:])); dec != unicode.ReplacementChar {
+				if dec := utf16.DecodeRune(r, Unit(b[p+5:])); dec != unicode.ReplacementChar {
 					n -= 12 - utf8.RuneLen(dec) - 2
 					i++
 					continue
@@ -43,7 +41,7 @@ func (s *jsonScanner) strLen(a, e int) int {
 }
 
 // escCount counts the escaped characters in s.b[a:e].
-func (s *jsonScanner) escCount(a, e int) int {
+func (s *Scanner) escCount(a, e int) int {
 	n := 0
 	for w := a >> 6; a < e && w <= (e-1)>>6; w++ {
 		n += bits.OnesCount64(spanBits(s.esc, w, a, e))
@@ -64,14 +62,14 @@ func spanBits(bm []uint64, w, a, e int) uint64 {
 }
 
 // hasUnicodeEscape reports whether s.b[a:e] holds a \uXXXX escape.
-func (s *jsonScanner) hasUnicodeEscape(a, e int) bool {
+func (s *Scanner) HasUnicodeEscape(a, e int) bool {
 	i := sort.SearchInts(s.uesc, a)
 	return i < len(s.uesc) && s.uesc[i] < e
 }
 
 // validUTF8 is utf8.Valid(s.b[a:e]), looking only at the bytes >= 0x80
 // the index marked: ASCII needs no check.
-func (s *jsonScanner) validUTF8(a, e int) bool {
+func (s *Scanner) ValidUTF8(a, e int) bool {
 	if a >= e {
 		return true
 	}
