@@ -18,12 +18,15 @@ const (
 	parMinBytes = 512 << 10
 )
 
+// parallelMarkdown turns markdownPar off when false (the benchmarks flip it).
+var parallelMarkdown = true
+
 // markdownPar writes b in two halves concurrently. ok is false when b is
 // small, only one CPU is available, or the time state at the split cannot
 // be worked out; the caller then writes b serially.
 func markdownPar(b *Bottle, loc *time.Location) (md []byte, ok bool) {
 	n := len(b.Turns)
-	if n < parMinTurns || runtime.GOMAXPROCS(0) < 2 {
+	if !parallelMarkdown || n < parMinTurns || runtime.GOMAXPROCS(0) < 2 {
 		return nil, false
 	}
 	hints := make([]int, n)

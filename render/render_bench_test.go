@@ -98,3 +98,77 @@ func BenchmarkWriteBottle(b *testing.B) {
 		}
 	}
 }
+
+// benchBottleTranscript is the transcript of BenchmarkRenderBottle and
+// BenchmarkMarkdown: $BOTTLE_BENCH_TRANSCRIPT, else a 400 MB synthetic one
+// (scripts/gentranscript's default seed) generated in dir.
+func benchBottleTranscript(b *testing.B, dir string) string {
+	if p := os.Getenv("BOTTLE_BENCH_TRANSCRIPT"); p != "" {
+		return p
+	}
+	path := filepath.Join(dir, "gen.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := gentranscript.Write(f, gentranscript.Config{Bytes: 400 << 20, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkRenderBottle renders a whole bottle of a large transcript the
+// way hookbin render does (no database), with the default budget and with
+// none (--budget 0), the markdown written in two halves at once and on
+// one goroutine.
+//
+//	go test ./render -run '^$' -bench RenderBottle -benchtime 1x -count 10
+func BenchmarkRenderBottle(b *testing.B) {
+	path := benchBottleTranscript(b, b.TempDir())
+	for _, budget := range []struct {
+		name   string
+		tokens int
+	}{{"default", 0}, {"0", -1}} {
+		for _, par := range []bool{true, false} {
+			b.Run(fmt.Sprintf("budget=%s/par=%s", budget.name, onOff(par)), func(b *testing.B) {
+				defer func(v bool) { parallelMarkdown = v }(parallelMarkdown)
+				parallelMarkdown = par
+				o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: budget.tokens, Now: time.Unix(0, 0), Location: time.UTC}
+				for b.Loop() {
+					if _, err := Render(context.Background(), o); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkMarkdown is the markdown step alone: the whole bottle of
+// BenchmarkRenderBottle's transcript, nothing folded.
+func BenchmarkMarkdown(b *testing.B) {
+	tr, err := ReadTranscriptFile(context.Background(), benchBottleTranscript(b, b.TempDir()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bt := fromTranscript(tr)
+	for _, par := range []bool{true, false} {
+		b.Run("par="+onOff(par), func(b *testing.B) {
+			defer func(v bool) { parallelMarkdown = v }(parallelMarkdown)
+			parallelMarkdown = par
+			for b.Loop() {
+				b.SetBytes(int64(len(markdown(bt, time.UTC))))
+			}
+		})
+	}
+}
+
+func onOff(v bool) string {
+	if v {
+		return "on"
+	}
+	return "off"
+}

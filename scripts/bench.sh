@@ -4,11 +4,24 @@
 #   scripts/bench.sh                 # everything, N=7 runs per throughput command
 #   BENCH_N=11 BENCH_SIZE=200M scripts/bench.sh
 #   scripts/bench.sh throughput      # one part: throughput | hook | scaling | mcp | go
+#   BENCH_BASE=main scripts/bench.sh throughput hook   # the working tree against a revision
 #
 # Everything is built and generated in a temp dir (removed at exit; set
 # BENCH_KEEP=1 to keep it). The commands of a comparison run in alternation
 # (A B C D, B C D A, ...) so that noise from other processes hits them
 # alike; the tables show medians.
+#
+# BENCH_BASE=<rev> (any git revision: main, HEAD~1, a hash) also builds that
+# revision's hookbin and mcpserver, in a temporary git worktree under the
+# temp dir (removed at exit, on failure and on Ctrl-C, BENCH_KEEP or not),
+# and every part runs the base in the same alternation as the working
+# tree's build ("bottle"; the base is "bottle@<hash>"): each table gains
+# the base's rows and the summaries its medians and the ratio HEAD/base
+# (< 1: the working tree is faster). throughput adds the base's ratios to
+# Node and jq; hook and mcp give the base its own copy of the home; the Go
+# benchmarks (of scaling, mcp and go) are run from test binaries of both
+# trees in alternation, BENCH_GO_N rounds (default 5), as medians per
+# benchmark.
 #
 #   throughput  `hookbin render --budget 0` of a synthetic transcript
 #               (scripts/gentranscript, the corpus mix) against a Node script
@@ -36,12 +49,58 @@ SIZE=${BENCH_SIZE:-400M}
 HOOK_N=${BENCH_HOOK_N:-40}
 PARTS=${*:-throughput hook scaling mcp go}
 CORPUS=${BOTTLE_CORPUS:-$ROOT/../shared/corpus}
+BASE=${BENCH_BASE:-}
+GO_N=${BENCH_GO_N:-5}
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bottle-bench.XXXXXX")
-if [[ -z ${BENCH_KEEP:-} ]]; then trap 'rm -rf "$WORK"' EXIT; else echo "work dir: $WORK"; fi
+BASE_SRC= # the base's worktree, while it exists
+cleanup() {
+	if [[ -n $BASE_SRC ]]; then
+		git -C "$ROOT" worktree remove --force "$BASE_SRC" >/dev/null 2>&1 || rm -rf "$BASE_SRC"
+		git -C "$ROOT" worktree prune >/dev/null 2>&1 || true
+	fi
+	if [[ -z ${BENCH_KEEP:-} ]]; then rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [[ -n ${BENCH_KEEP:-} ]]; then echo "work dir: $WORK"; fi
 
 # benchlines keeps the result lines of go test -bench (and the plans it logs).
 benchlines() { grep -E '^Benchmark|bench_test|FAIL|panic' || true; }
+
+# gotest PKG REGEXP FLAGS...: the Go benchmarks of PKG (flags as go test
+# takes them); with BENCH_BASE, those of the working tree and of the base,
+# from test binaries run in alternation GO_N times, as a table of medians.
+gotest() {
+	local pkg=$1 re=$2 f flags=()
+	shift 2
+	if [[ -z $BASE ]]; then
+		go test "./$pkg" -run '^$' -bench "$re" "$@" | benchlines
+		return
+	fi
+	for f in "$@"; do if [[ $f == -* ]]; then flags+=("-test.${f#-}"); else flags+=("$f"); fi; done
+	local d=$WORK/gotest/${pkg//\//_} i
+	mkdir -p "$d"
+	go test -c -o "$d/head.test" "./$pkg"
+	if ! (cd "$BASE_SRC" && go test -c -o "$d/base.test" "./$pkg") >"$d/build.log" 2>&1; then
+		echo "base: ./$pkg's tests do not build; the working tree's alone" >&2
+		go test "./$pkg" -run '^$' -bench "$re" "$@" | benchlines
+		return
+	fi
+	: >"$d/head.txt"
+	: >"$d/base.txt"
+	# The base's tree is not beside ../shared/corpus: name the corpus.
+	if [[ -d $CORPUS ]]; then export BOTTLE_CORPUS=$CORPUS; fi
+	run1() { (cd "$1/$pkg" && "$d/$2.test" -test.run '^$' -test.bench "$re" "${flags[@]}") | benchlines >>"$d/$2.txt"; }
+	for ((i = 0; i < GO_N; i++)); do
+		if ((i % 2 == 0)); then run1 "$ROOT" head; run1 "$BASE_SRC" base; else run1 "$BASE_SRC" base; run1 "$ROOT" head; fi
+	done
+	grep -v '^Benchmark' "$d/head.txt" | awk '!seen[$0]++' || true
+	grep -E 'FAIL|panic' "$d/base.txt" | sed "s/^/$BASE_NAME: /" || true
+	echo "(./$pkg, $GO_N rounds each, alternating)"
+	python3 "$WORK/gostat.py" "$d/head.txt" "$d/base.txt" "$BASE_NAME"
+}
 
 say() { printf '\n== %s (load average %s)\n' "$*" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)"; }
 
@@ -57,21 +116,36 @@ go build -o "$WORK/bin/gentranscript" ./scripts/gentranscript
 go build -o "$WORK/bin/mcpserver" ./mcpserver
 HOOKBIN=$WORK/bin/hookbin
 echo "go $(go env GOVERSION), $(nproc) CPUs, $(uname -sr)"
+if [[ -n $BASE ]]; then
+	rev=$(git rev-parse --verify --quiet "$BASE^{commit}") || { echo "BENCH_BASE=$BASE: no such revision" >&2; exit 2; }
+	BASE_NAME=bottle@$(git rev-parse --short "$rev")
+	BASE_SRC=$WORK/base-src
+	git worktree add --detach --quiet "$BASE_SRC" "$rev"
+	(cd "$BASE_SRC" && go build -o "$WORK/base/hookbin" ./hookbin)
+	BASE_HOOKBIN=$WORK/base/hookbin BASE_MCP=
+	if [[ -d $BASE_SRC/mcpserver ]]; then
+		(cd "$BASE_SRC" && go build -o "$WORK/base/mcpserver" ./mcpserver)
+		BASE_MCP=$WORK/base/mcpserver
+	fi
+	echo "base: $BASE_NAME = $BENCH_BASE ($(git log -1 --format=%s "$rev" | cut -c1-100))"
+	echo "head: bottle = the working tree, $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- && echo '' || echo ' with uncommitted changes')"
+fi
 
 # timeit.py N name 'command' stdin|- ... : runs the commands in rotating
-# alternation N times each, directly (no shell, no wrapper), and prints
-# medians. The peak RSS comes from one more run of each under
+# alternation N times each, directly (no shell, no wrapper; leading
+# NAME=value words set a command's environment), and prints medians. The peak RSS comes from one more run of each under
 # /usr/bin/time, untimed: a wrapper in the timed runs would add its own
 # start-up to every run (milliseconds, much of the fastest command's
 # ratio), and wait4's ru_maxrss of a child spawned straight from Python
 # counts Python's own memory, shared until the exec.
 cat >"$WORK/timeit.py" <<'EOF'
-import os, sys, time, statistics, shlex, json
+import os, re, sys, time, statistics, shlex, json
 def run(argv, stdin):
+    env, argv = split_env(argv)
     fin = os.open(stdin or os.devnull, os.O_RDONLY)
     fout = os.open(os.devnull, os.O_WRONLY)
     t0 = time.perf_counter()
-    pid = os.posix_spawnp(argv[0], argv, os.environ,
+    pid = os.posix_spawnp(argv[0], argv, env,
                           file_actions=[(os.POSIX_SPAWN_DUP2, fin, 0), (os.POSIX_SPAWN_DUP2, fout, 1)])
     _, status, ru = os.wait4(pid, 0)
     t1 = time.perf_counter()
@@ -81,15 +155,22 @@ def peak_rss(argv, stdin):
     if not os.path.exists("/usr/bin/time"):
         return None
     rfile = os.path.join(os.environ["WORK"], "rss")
+    env, argv = split_env(argv)
     fin = os.open(stdin or os.devnull, os.O_RDONLY)
     fout = os.open(os.devnull, os.O_WRONLY)
     argv = ["/usr/bin/time", "-f", "%M", "-o", rfile] + argv
-    pid = os.posix_spawnp(argv[0], argv, os.environ,
+    pid = os.posix_spawnp(argv[0], argv, env,
                           file_actions=[(os.POSIX_SPAWN_DUP2, fin, 0), (os.POSIX_SPAWN_DUP2, fout, 1)])
     os.waitpid(pid, 0)
     os.close(fin); os.close(fout)
     with open(rfile) as f:
         return int(f.read().strip().splitlines()[-1]) / 1024
+def split_env(argv):
+    # Leading NAME=value words set the command's environment, as in a shell.
+    env = dict(os.environ)
+    while argv and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", argv[0]):
+        k, _, v = argv[0].partition("="); env[k] = v; argv = argv[1:]
+    return env, argv
 n = int(sys.argv[1]); specs = []
 a = sys.argv[2:]
 while a:
@@ -120,6 +201,45 @@ for name, r in res.items():
     rss = f"{r['rss']:.1f}" if r["rss"] is not None else "—"
     fail = f" ({r['fails']} failed)" if r["fails"] else ""
     print(f"| {name}{fail} | {r['median']:.1f} | {r['min']:.1f}–{r['max']:.1f} | {r['median']/base:.3f} | {r['cpu']:.0f} | {rss} |")
+EOF
+
+# ab.py results.json head-name base-name: the HEAD/base line of a comparison.
+cat >"$WORK/ab.py" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1])); h, b = r[sys.argv[2]], r[sys.argv[3]]
+print(f"HEAD/base {sys.argv[2]}/{sys.argv[3]} = {h['median'] / b['median']:.3f} "
+      f"(medians {h['median']:.1f} vs {b['median']:.1f} ms, CPU {h['cpu']:.0f} vs {b['cpu']:.0f} ms)")
+EOF
+
+# gostat.py head.txt base.txt base-name: medians per Go benchmark of both.
+cat >"$WORK/gostat.py" <<'EOF'
+import re, statistics, sys
+def load(path):
+    res = {}
+    for line in open(path):
+        f = line.split()
+        if not f or not f[0].startswith("Benchmark") or len(f) < 4:
+            continue
+        m = {f[i + 1]: float(f[i]) for i in range(2, len(f) - 1, 2) if re.match(r"^[0-9.e+-]+$", f[i])}
+        res.setdefault(re.sub(r"-[0-9]+$", "", f[0]), []).append(m)
+    return res
+def med(runs, unit):
+    v = [m[unit] for m in runs if unit in m]
+    return statistics.median(v) if v else None
+def t(ns):
+    if ns is None: return "—"
+    for div, u in ((1e9, "s"), (1e6, "ms"), (1e3, "µs")):
+        if ns >= div: return f"{ns / div:.3g} {u}"
+    return f"{ns:.3g} ns"
+def mb(x): return "—" if x is None else f"{x / 1048576:.2f}"
+head, base = load(sys.argv[1]), load(sys.argv[2])
+print(f"| benchmark | bottle time/op | {sys.argv[3]} time/op | HEAD/base | bottle MB/op | base MB/op | runs |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name in list(head) + [n for n in base if n not in head]:
+    h, b = med(head.get(name, []), "ns/op"), med(base.get(name, []), "ns/op")
+    ratio = f"{h / b:.3f}" if h and b else "—"
+    print(f"| {name} | {t(h)} | {t(b)} | {ratio} | {mb(med(head.get(name, []), 'B/op'))} | {mb(med(base.get(name, []), 'B/op'))} "
+          f"| {len(head.get(name, []))}+{len(base.get(name, []))} |")
 EOF
 
 gen() { # gen SIZE FILE
@@ -168,46 +288,87 @@ EOF
 	jq -r -f "$WORK/extract.jq" "$big" | wc -c | sed 's/^/jq text bytes:   /'
 	"$HOOKBIN" render --budget 0 --out "$WORK/big.md" "$big" >/dev/null
 	echo "bottle: $(wc -c <"$WORK/big.md") bytes, $(wc -l <"$WORK/big.md") lines"
+	local base=()
+	if [[ -n $BASE ]]; then
+		"$BASE_HOOKBIN" render --budget 0 --out "$WORK/big-base.md" "$big" >/dev/null
+		echo "$BASE_NAME: $(wc -c <"$WORK/big-base.md") bytes, $(wc -l <"$WORK/big-base.md") lines$(cmp -s "$WORK/big.md" "$WORK/big-base.md" && echo ', the same bytes' || echo ', differs')"
+		base=("$BASE_NAME" "$BASE_HOOKBIN render --budget 0 --out /dev/null $big" -)
+	fi
 	cat "$big" >/dev/null # warm the page cache
 	python3 "$WORK/timeit.py" "$N" \
 		"bottle" "$HOOKBIN render --budget 0 --out /dev/null $big" - \
+		"${base[@]}" \
 		"node" "node $WORK/extract.js $big" - \
 		"jq" "jq -r -f $WORK/extract.jq $big" - \
 		"cat" "cat $big" - >"$WORK/throughput.json"
 	python3 "$WORK/table.py" "$WORK/throughput.json" node
-	python3 - "$WORK/throughput.json" <<'EOF'
+	python3 - "$WORK/throughput.json" ${BASE:+"$BASE_NAME"} <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
-b = r["bottle"]["median"]
-print(f"\nbottle/node = {b / r['node']['median']:.3f} (target <= 0.15), bottle/jq = {b / r['jq']['median']:.3f} (target <= 0.12), "
-      f"bottle peak RSS {r['bottle']['rss']:.1f} MB (target <= 64)")
+print()
+for name in ["bottle"] + sys.argv[2:]:
+    b = r[name]["median"]
+    rss = f"{r[name]['rss']:.1f}" if r[name]["rss"] is not None else "?"
+    print(f"{name}/node = {b / r['node']['median']:.3f} (target <= 0.15), {name}/jq = {b / r['jq']['median']:.3f} (target <= 0.12), "
+          f"{name} peak RSS {rss} MB (target <= 64)")
 EOF
+	if [[ -n $BASE ]]; then python3 "$WORK/ab.py" "$WORK/throughput.json" bottle "$BASE_NAME"; fi
 }
 
-hook() {
-	say "hook latency: session-start (compact) vs --version (N=$HOOK_N, alternating)"
-	local id=70d782f7-b303-4e48-9512-6bec16c37abd home=$WORK/hookhome
-	local src=$CORPUS/transcripts/entireio-cli/$id.jsonl
-	mkdir -p "$home/.claude/projects/-bench" "$home/mem"
-	if [[ -f $src && -f $CORPUS/claude-mem/corpus.db ]]; then
+# hookhome DIR ID SRC: a home for the hooks, with transcript ID (a copy of
+# SRC, or a synthetic one when SRC is empty), a copy of the corpus database
+# when SRC is given, and DIR/payload.json, a compact SessionStart payload.
+hookhome() {
+	local home=$1 id=$2 src=$3
+	mkdir -p "$home/.claude/projects/-bench" "$home/mem" "$home/proj"
+	if [[ -n $src ]]; then
 		cp "$src" "$home/.claude/projects/-bench/$id.jsonl"
 		# A copy: SQLite would create -shm files next to the shared database.
 		cp "$CORPUS/claude-mem/corpus.db" "$home/mem/claude-mem.db"
-		echo "corpus transcript $id ($(wc -c <"$src") bytes) with a copy of corpus.db"
 	else
-		id=5b1c0e6a-7d1f-4c0e-9a55-3f0b8e2d4c11
-		"$WORK/bin/gentranscript" -size 4M -o "$home/.claude/projects/-bench/$id.jsonl" 2>/dev/null
-		echo "corpus absent: a 4 MB synthetic transcript, no database"
+		gen 4M "$WORK/synthetic-4M.jsonl" 2>/dev/null
+		cp "$WORK/synthetic-4M.jsonl" "$home/.claude/projects/-bench/$id.jsonl"
 	fi
 	printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"SessionStart","source":"compact"}\n' \
-		"$id" "$home/.claude/projects/-bench/$id.jsonl" "$home" >"$WORK/payload.json"
-	HOME=$home CLAUDE_CONFIG_DIR=$home/.claude CLAUDE_MEM_DATA_DIR=$home/mem BOTTLE_DIR= \
-		"$HOOKBIN" session-start <"$WORK/payload.json" | grep -q additionalContext || { echo "session-start printed no pointer" >&2; exit 1; }
-	HOME=$home CLAUDE_CONFIG_DIR=$home/.claude CLAUDE_MEM_DATA_DIR=$home/mem BOTTLE_DIR= python3 "$WORK/timeit.py" "$HOOK_N" \
-		"--version" "$HOOKBIN --version" - \
-		"session-start" "$HOOKBIN session-start" "$WORK/payload.json" >"$WORK/hook.json"
+		"$id" "$home/.claude/projects/-bench/$id.jsonl" "$home" >"$home/payload.json"
+}
+
+# hookenv DIR: the environment of a hook run in home DIR (timeit.py words).
+hookenv() { echo "HOME=$1 CLAUDE_CONFIG_DIR=$1/.claude CLAUDE_MEM_DATA_DIR=$1/mem BOTTLE_DIR="; }
+
+hook() {
+	say "hook latency: session-start (compact) vs --version (N=$HOOK_N, alternating)"
+	local id=70d782f7-b303-4e48-9512-6bec16c37abd home=$WORK/hookhome bhome=$WORK/hookhome-base src bin
+	src=$CORPUS/transcripts/entireio-cli/$id.jsonl
+	if [[ -f $src && -f $CORPUS/claude-mem/corpus.db ]]; then
+		echo "corpus transcript $id ($(wc -c <"$src") bytes) with a copy of corpus.db"
+	else
+		id=5b1c0e6a-7d1f-4c0e-9a55-3f0b8e2d4c11 src=
+		echo "corpus absent: a 4 MB synthetic transcript, no database"
+	fi
+	hookhome "$home" "$id" "$src"
+	local specs=("--version" "$HOOKBIN --version" - "session-start" "$(hookenv "$home") $HOOKBIN session-start" "$home/payload.json")
+	if [[ -n $BASE ]]; then
+		hookhome "$bhome" "$id" "$src"
+		specs+=("$BASE_NAME --version" "$BASE_HOOKBIN --version" - "$BASE_NAME session-start" "$(hookenv "$bhome") $BASE_HOOKBIN session-start" "$bhome/payload.json")
+	fi
+	for bin in "$HOOKBIN:$home" ${BASE:+"$BASE_HOOKBIN:$bhome"}; do
+		env $(hookenv "${bin#*:}") "${bin%%:*}" session-start <"${bin#*:}/payload.json" | grep -q additionalContext ||
+			{ echo "${bin%%:*} session-start printed no pointer" >&2; exit 1; }
+	done
+	python3 "$WORK/timeit.py" "$HOOK_N" "${specs[@]}" >"$WORK/hook.json"
 	python3 "$WORK/table.py" "$WORK/hook.json" --version
-	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(f\"\nsession-start / --version = {r['session-start']['median']/r['--version']['median']:.1f}x (target <= 10x)\")" "$WORK/hook.json"
+	python3 - "$WORK/hook.json" ${BASE:+"$BASE_NAME"} <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print()
+for pre in [""] + [b + " " for b in sys.argv[2:]]:
+    print(f"{pre}session-start / {pre}--version = {r[pre + 'session-start']['median'] / r[pre + '--version']['median']:.1f}x (target <= 10x)")
+EOF
+	if [[ -n $BASE ]]; then
+		python3 "$WORK/ab.py" "$WORK/hook.json" session-start "$BASE_NAME session-start"
+		python3 "$WORK/ab.py" "$WORK/hook.json" --version "$BASE_NAME --version"
+	fi
 	tail -n 3 "$home/mem/logs/bottle.log" | sed 's/^/log: /'
 }
 
@@ -220,89 +381,125 @@ scaling() {
 		fi
 		gen "$s" "$WORK/scale-$s.jsonl"
 		args+=("$s" "$HOOKBIN render --budget 0 --out /dev/null $WORK/scale-$s.jsonl" -)
+		if [[ -n $BASE ]]; then args+=("$s@base" "$BASE_HOOKBIN render --budget 0 --out /dev/null $WORK/scale-$s.jsonl" -); fi
 	done
 	python3 "$WORK/timeit.py" "$N" "${args[@]}" >"$WORK/scaling.json"
-	python3 - "$WORK/scaling.json" "$WORK" <<'EOF'
+	python3 - "$WORK/scaling.json" "$WORK" ${BASE:+"$BASE_NAME"} <<'EOF'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
-print("| transcript | bytes | median ms | MB/s | ms per 100 MB | peak RSS MB |")
-print("|---|---:|---:|---:|---:|---:|")
+if len(sys.argv) < 4:
+    print("| transcript | bytes | median ms | MB/s | ms per 100 MB | peak RSS MB |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, v in r.items():
+        size = os.path.getsize(os.path.join(sys.argv[2], f"scale-{name}.jsonl"))
+        print(f"| {name} | {size} | {v['median']:.1f} | {size / 1e6 / (v['median'] / 1e3):.0f} | {v['median'] / (size / 1e8):.1f} | {v['rss']:.1f} |")
+    sys.exit()
+base = sys.argv[3]
+print(f"| transcript | bytes | bottle median ms | {base} median ms | HEAD/base | bottle MB/s | base MB/s | bottle peak RSS MB | base peak RSS MB |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for name, v in r.items():
+    if name.endswith("@base"):
+        continue
+    b = r[name + "@base"]
     size = os.path.getsize(os.path.join(sys.argv[2], f"scale-{name}.jsonl"))
-    print(f"| {name} | {size} | {v['median']:.1f} | {size / 1e6 / (v['median'] / 1e3):.0f} | {v['median'] / (size / 1e8):.1f} | {v['rss']:.1f} |")
+    mbs = lambda x: size / 1e6 / (x["median"] / 1e3)
+    print(f"| {name} | {size} | {v['median']:.1f} | {b['median']:.1f} | {v['median'] / b['median']:.3f} | {mbs(v):.0f} | {mbs(b):.0f} | {v['rss']:.1f} | {b['rss']:.1f} |")
 EOF
 	say "scaling: claude-mem history (Go benchmarks; 100 observations per session)"
-	go test ./render -run '^$' -bench 'RenderDB' -benchtime 100x | benchlines
-	go test ./render/claudemem -run '^$' -bench 'SessionScaling|Open$|QueryPlans' -benchtime 200x | benchlines
+	gotest render 'RenderDB' -benchtime 100x
+	gotest render/claudemem 'SessionScaling|Open$|QueryPlans' -benchtime 200x
 }
 
 mcp() {
-	say "mcp: mcpserver over stdio, round trips after start-up (N=$HOOK_N each)"
-	local id=70d782f7-b303-4e48-9512-6bec16c37abd home=$WORK/mcphome src ids
+	say "mcp: mcpserver over stdio, round trips after start-up (N=$HOOK_N each${BASE:+, alternating with $BASE_NAME})"
+	local id=70d782f7-b303-4e48-9512-6bec16c37abd home=$WORK/mcphome src ids servers
 	src=$CORPUS/transcripts/entireio-cli/$id.jsonl
-	mkdir -p "$home/.claude/projects/-bench" "$home/mem" "$home/proj"
 	if [[ -f $src && -f $CORPUS/claude-mem/corpus.db ]]; then
-		cp "$src" "$home/.claude/projects/-bench/$id.jsonl"
-		cp "$CORPUS/claude-mem/corpus.db" "$home/mem/claude-mem.db"
 		ids='["400","458","517"]'
 	else
-		id=5b1c0e6a-7d1f-4c0e-9a55-3f0b8e2d4c11
-		"$WORK/bin/gentranscript" -size 4M -o "$home/.claude/projects/-bench/$id.jsonl" 2>/dev/null
+		id=5b1c0e6a-7d1f-4c0e-9a55-3f0b8e2d4c11 src=
 		ids='["t1","t2","t3"]'
 		echo "corpus absent: a 4 MB synthetic transcript; tool-call ids instead of observations"
 	fi
-	(cd "$home/proj" && HOME=$home CLAUDE_CONFIG_DIR=$home/.claude CLAUDE_MEM_DATA_DIR=$home/mem BOTTLE_DIR= \
-		python3 - "$WORK/bin/mcpserver" "$id" "$ids" "$HOOK_N" <<'EOF2'
+	hookhome "$home" "$id" "$src"
+	servers=(bottle "$WORK/bin/mcpserver" "$home")
+	if [[ -n $BASE && -n $BASE_MCP ]]; then
+		hookhome "$WORK/mcphome-base" "$id" "$src"
+		servers+=("$BASE_NAME" "$BASE_MCP" "$WORK/mcphome-base")
+	elif [[ -n $BASE ]]; then
+		echo "$BASE_NAME has no mcpserver: the working tree's alone"
+	fi
+	python3 - "$id" "$ids" "$HOOK_N" "${servers[@]}" <<'EOF2'
 import json, os, statistics, subprocess, sys, time
-server, sid, ids, n = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4])
-t0 = time.perf_counter()
-p = subprocess.Popen([server], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-rid = 0
-def rpc(method, params, notify=False):
-    global rid
-    msg = {"jsonrpc": "2.0", "method": method, "params": params}
-    if not notify:
-        rid += 1; msg["id"] = rid
-    p.stdin.write((json.dumps(msg) + "\n").encode())
-    p.stdin.flush()
-    if notify:
-        return None
-    line = p.stdout.readline()
-    r = json.loads(line)
-    if r.get("id") != rid or "error" in r:
-        sys.exit(f"{method}: {line[:300]!r}")
-    return r["result"]
-rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}})
-start = (time.perf_counter() - t0) * 1000
-rpc("notifications/initialized", {}, True)
-rpc("tools/list", {})
+sid, ids, n = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
+specs = [sys.argv[i:i + 3] for i in range(4, len(sys.argv), 3)]
+class Server:
+    def __init__(self, path, home):
+        env = dict(os.environ, HOME=home, CLAUDE_CONFIG_DIR=home + "/.claude", CLAUDE_MEM_DATA_DIR=home + "/mem", BOTTLE_DIR="")
+        t0 = time.perf_counter()
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=home + "/proj")
+        self.rid = 0
+        self.rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}})
+        self.start = (time.perf_counter() - t0) * 1000
+        self.rpc("notifications/initialized", {}, True)
+        self.rpc("tools/list", {})
+    def rpc(self, method, params, notify=False):
+        msg = {"jsonrpc": "2.0", "method": method, "params": params}
+        if not notify:
+            self.rid += 1; msg["id"] = self.rid
+        self.p.stdin.write((json.dumps(msg) + "\n").encode())
+        self.p.stdin.flush()
+        if notify:
+            return None
+        line = self.p.stdout.readline()
+        r = json.loads(line)
+        if r.get("id") != self.rid or "error" in r:
+            sys.exit(f"{method}: {line[:300]!r}")
+        return r["result"]
+servers = [(name, Server(path, home)) for name, path, home in specs]
 calls = {"read_bottle": {"session_id": sid}, "expand_observation": {"ids": ids, "session_id": sid}}
 res = {}
 for name, args in calls.items():
-    r = rpc("tools/call", {"name": name, "arguments": args})  # warm-up (read_bottle renders the bottle)
-    if r.get("isError"):
-        sys.exit(f"{name}: {r}")
-    ts = []
-    for _ in range(n):
-        t = time.perf_counter(); rpc("tools/call", {"name": name, "arguments": args}); ts.append((time.perf_counter() - t) * 1000)
+    for _, s in servers:
+        r = s.rpc("tools/call", {"name": name, "arguments": args})  # warm-up (read_bottle renders the bottle)
+        if r.get("isError"):
+            sys.exit(f"{name}: {r}")
+    ts = {sn: [] for sn, _ in servers}
+    for i in range(n):
+        k = i % len(servers)
+        for sn, s in servers[k:] + servers[:k]:
+            t = time.perf_counter(); s.rpc("tools/call", {"name": name, "arguments": args}); ts[sn].append((time.perf_counter() - t) * 1000)
     res[name] = ts
-p.stdin.close(); p.wait()
-print(f"start-up (spawn -> initialize answer): {start:.1f} ms")
-print("| tool call (stdio round trip) | median ms | min–max ms |")
-print("|---|---:|---:|")
-for name, ts in res.items():
-    print(f"| {name} | {statistics.median(ts):.2f} | {min(ts):.2f}–{max(ts):.2f} |")
+for _, s in servers:
+    s.p.stdin.close(); s.p.wait()
+if len(servers) == 1:
+    ts = {name: v["bottle"] for name, v in res.items()}
+    print(f"start-up (spawn -> initialize answer): {servers[0][1].start:.1f} ms")
+    print("| tool call (stdio round trip) | median ms | min–max ms |")
+    print("|---|---:|---:|")
+    for name, t in ts.items():
+        print(f"| {name} | {statistics.median(t):.2f} | {min(t):.2f}–{max(t):.2f} |")
+    sys.exit()
+head, base = servers[0][0], servers[1][0]
+for sn, s in servers:
+    print(f"{sn} start-up (spawn -> initialize answer): {s.start:.1f} ms (one run)")
+print(f"| tool call (stdio round trip) | server | median ms | min–max ms | HEAD/base |")
+print("|---|---|---:|---:|---:|")
+for name, v in res.items():
+    for sn in (head, base):
+        t = v[sn]
+        ratio = f"{statistics.median(v[head]) / statistics.median(v[base]):.3f}" if sn == head else ""
+        print(f"| {name} | {sn} | {statistics.median(t):.2f} | {min(t):.2f}–{max(t):.2f} | {ratio} |")
 EOF2
-	)
 	say "mcp: Go benchmarks (in process)"
-	go test ./tools -run '^$' -bench . -benchmem | benchlines
+	gotest tools . -benchmem
 }
 
 gobench() {
 	say "Go benchmarks"
-	go test ./render -run '^$' -bench 'ReadTranscript|RenderScaling|WriteBottle|BlockMasks|ScanChunk' -benchmem | benchlines
-	go test ./render/claudemem -run '^$' -bench 'Session$|Sessions|Observations' -benchmem | benchlines
-	go test ./hookbin -run '^$' -bench . -benchmem | benchlines
+	gotest render 'ReadTranscript|RenderScaling|WriteBottle|BlockMasks|ScanChunk' -benchmem
+	gotest render/claudemem 'Session$|Sessions|Observations' -benchmem
+	gotest hookbin . -benchmem
 }
 
 for part in $PARTS; do
