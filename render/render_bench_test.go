@@ -12,6 +12,7 @@ import (
 	"bottle/internal/gentranscript"
 	"bottle/render/bottles"
 	"bottle/render/claudemem/memtest"
+	"bottle/render/transcript"
 )
 
 // BenchmarkRenderScaling renders whole bottles (budget 0) of synthetic
@@ -129,14 +130,14 @@ func benchBottleTranscript(b *testing.B, dir string) string {
 func BenchmarkRenderBottle(b *testing.B) {
 	path := benchBottleTranscript(b, b.TempDir())
 	for _, budget := range []struct {
-		name   string
-		tokens int
-	}{{"default", 0}, {"0", -1}} {
+		name     string
+		noBudget bool
+	}{{"default", false}, {"0", true}} {
 		for _, par := range []bool{true, false} {
 			b.Run(fmt.Sprintf("budget=%s/par=%s", budget.name, onOff(par)), func(b *testing.B) {
 				defer func(v bool) { parallelMarkdown = v }(parallelMarkdown)
 				parallelMarkdown = par
-				o := Options{TranscriptPath: path, NoDB: true, BudgetTokens: budget.tokens, Now: time.Unix(0, 0), Location: time.UTC}
+				o := Options{TranscriptPath: path, NoBudget: budget.noBudget, Now: time.Unix(0, 0), Location: time.UTC}
 				for b.Loop() {
 					if _, err := Render(context.Background(), o); err != nil {
 						b.Fatal(err)
@@ -150,7 +151,7 @@ func BenchmarkRenderBottle(b *testing.B) {
 // BenchmarkMarkdown is the markdown step alone: the whole bottle of
 // BenchmarkRenderBottle's transcript, nothing folded.
 func BenchmarkMarkdown(b *testing.B) {
-	tr, err := ReadTranscriptFile(context.Background(), benchBottleTranscript(b, b.TempDir()))
+	tr, err := transcript.Read(context.Background(), benchBottleTranscript(b, b.TempDir()), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
