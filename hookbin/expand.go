@@ -33,7 +33,7 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 	if err != nil {
 		return err
 	}
-	o := render.Options{SessionID: *session, TranscriptPath: src.Transcript, DBPath: src.DB}
+	o := render.ExpandOptions{SessionID: *session, TranscriptPath: src.Transcript, DBPath: src.DB}
 	exps, err := render.Expand(ctx, o, ids)
 	if err != nil {
 		return err

@@ -1633,7 +1633,7 @@ func FuzzHostileSession(f *testing.F) {
 		if strings.Contains(ptr, "SECRET") {
 			t.Fatalf("pointer leaks the secret of %q:\n%s", text, ptr)
 		}
-		exps, err := render.Expand(context.Background(), o, []string{"t1", "u1", "a1", "u2", "a2"})
+		exps, err := render.Expand(context.Background(), render.ExpandOptions{SessionID: o.SessionID, TranscriptPath: o.TranscriptPath, Location: o.Location}, []string{"t1", "u1", "a1", "u2", "a2"})
 		if err != nil {
 			t.Fatalf("Expand: %v", err)
 		}

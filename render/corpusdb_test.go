@@ -130,7 +130,7 @@ func TestCorpusDatabases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			exps, err := Expand(context.Background(), Options{SessionID: o.SessionID, DBPath: o.DBPath, TranscriptPath: o.TranscriptPath, Location: time.UTC}, idsIn(string(def.Markdown)))
+			exps, err := Expand(context.Background(), ExpandOptions{SessionID: o.SessionID, DBPath: o.DBPath, TranscriptPath: o.TranscriptPath, Location: time.UTC}, idsIn(string(def.Markdown)))
 			if err != nil {
 				t.Fatal(err)
 			}

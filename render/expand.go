@@ -31,43 +31,95 @@ const (
 	IDAssistant
 )
 
+// idLetters are the kind letters of ids that are not observations, in the
+// order IDPattern lists them. A new kind of record gets a letter here.
+var idLetters = []struct {
+	letter byte
+	kind   IDKind
+}{{'t', IDTool}, {'u', IDUser}, {'a', IDAssistant}}
+
+// The id grammar: an optional '#', then 1–18 digits (an observation) or a
+// kind letter in either case and 1–9 digits.
+const (
+	maxObservationDigits = 18
+	maxOrdinalDigits     = 9
+)
+
+// IDPattern is the id grammar as a regular expression, for schemas: what
+// [ParseID] accepts once surrounding spaces are trimmed.
+var IDPattern = func() string {
+	var letters strings.Builder
+	for _, l := range idLetters {
+		letters.WriteByte(l.letter)
+		letters.WriteByte(l.letter - 'a' + 'A')
+	}
+	return fmt.Sprintf("^#?([0-9]{1,%d}|[%s][0-9]{1,%d})$", maxObservationDigits, letters.String(), maxOrdinalDigits)
+}()
+
+// IDExamples is how the ids a bottle shows look, for messages.
+const IDExamples = "102401, #102401, t17, u3, a3"
+
 // ParseID reads an id as the bottle writes it, with or without '#'
-// ("#102401", "t17", "#u3"). It returns the canonical form and its number.
+// ("#102401", "t17", "#u3", " T17 "). It returns its kind, its canonical
+// form (no '#', lower case, no leading zeros) and its number; IDInvalid for
+// anything outside [IDPattern].
 func ParseID(s string) (kind IDKind, canonical string, n int64) {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "#")
-	if s == "" || len(s) > 20 {
+	if s == "" {
 		return IDInvalid, "", 0
 	}
-	kind = IDObservation
-	digits := s
-	switch s[0] {
-	case 't', 'T':
-		kind, digits = IDTool, s[1:]
-	case 'u', 'U':
-		kind, digits = IDUser, s[1:]
-	case 'a', 'A':
-		kind, digits = IDAssistant, s[1:]
+	kind, digits, prefix, maxDigits := IDObservation, s, "", maxObservationDigits
+	for _, l := range idLetters {
+		if s[0]|0x20 == l.letter {
+			kind, digits, prefix, maxDigits = l.kind, s[1:], string(l.letter), maxOrdinalDigits
+			break
+		}
 	}
-	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+	if digits == "" || len(digits) > maxDigits || strings.TrimLeft(digits, "0123456789") != "" {
 		return IDInvalid, "", 0
 	}
 	v, err := strconv.ParseInt(digits, 10, 64)
 	if err != nil {
 		return IDInvalid, "", 0
 	}
-	prefix := map[IDKind]string{IDTool: "t", IDUser: "u", IDAssistant: "a"}[kind]
 	return kind, prefix + strconv.FormatInt(v, 10), v
 }
 
-// Expansion is the full text behind one id.
+// Expansion is the full record behind one id.
 type Expansion struct {
-	ID    string // canonical id, or the input as given when it is invalid
+	// ID is the canonical id, or the input as given when it is invalid.
+	ID   string
+	Kind IDKind
+	// Found reports whether the record was found and belongs to the
+	// session; else Missing says why not.
 	Found bool
-	// Text is the record, stripped of private text; a tool call's input and
-	// result are capped (with a note of the cut).
+	// Text is the record as plain text, stripped of private text; a tool
+	// call's input and result are capped (with a note of the cut).
 	Text string
-	// Missing says why an id was not expanded.
+	// Observation is the stored record of a found observation, raw (strip
+	// before use), for callers that lay it out their own way.
+	Observation *claudemem.Observation
+	// Missing says why an id was not expanded, in words that suit a
+	// model and a user alike.
 	Missing string
+}
+
+// ExpandOptions says where [Expand] looks for the records behind ids.
+type ExpandOptions struct {
+	// SessionID is the session the ids belong to. With it, observations of
+	// other sessions are refused; without it, observations are looked up in
+	// every session, and turn and tool ids need TranscriptPath.
+	SessionID string
+	// TranscriptPath is the session's transcript; "" when it has none
+	// (turns then come from claude-mem's stored prompts).
+	TranscriptPath string
+	// DB is claude-mem's database, open; nil opens DBPath for the call.
+	DB *claudemem.DB
+	// DBPath is claude-mem's database path ("" or a missing file: no
+	// database). It names the database in messages even when DB is given.
+	DBPath string
+	// Location is the zone of the times shown (nil = time.Local).
+	Location *time.Location
 }
 
 // Expansion caps for a tool call.
@@ -76,26 +128,37 @@ const (
 	maxResultChars = 20000
 )
 
-// Expand returns the full text behind bottle ids: observations from
-// claude-mem, tool calls and turns from the transcript. Ids it cannot find
-// are returned with Found false and a reason (partial success); the error is
-// for failures that stop every id (an unreadable transcript).
-func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
+// Expand returns the full records behind bottle ids, one per id in order:
+// observations from claude-mem (only the session's own when a session is
+// named), tool calls and turns from the transcript, turns from claude-mem's
+// stored prompts when there is no transcript. Ids it cannot find or must
+// refuse come back with Found false and the reason (partial success); the
+// error is for failures that stop every id (an invalid session id, an
+// unreadable transcript).
+func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, error) {
+	if o.SessionID != "" {
+		if err := locate.CheckID(o.SessionID); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]Expansion, len(ids))
-	var obs []int64
-	tools := map[int]*transcript.ToolDetail{}
-	needTranscript := false
+	var (
+		obs            []int64
+		tools          = map[int]*transcript.ToolDetail{}
+		needTranscript bool
+		nums           = make([]int64, len(ids))
+	)
 	for i, raw := range ids {
 		kind, id, n := ParseID(raw)
-		out[i].ID = id
+		out[i].ID, out[i].Kind, nums[i] = id, kind, n
 		switch kind {
 		case IDInvalid:
 			out[i].ID = raw
-			out[i].Missing = "not a bottle id (use 102401, #102401, t17, u3 or a3)"
+			out[i].Missing = "not a bottle id (ids look like " + IDExamples + ")"
 		case IDObservation:
 			obs = append(obs, n)
 		case IDTool:
-			if n >= 1 && n <= 1<<30 {
+			if n >= 1 {
 				tools[int(n-1)] = nil
 			}
 			needTranscript = true
@@ -103,52 +166,43 @@ func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 			needTranscript = true
 		}
 	}
-	if o.SessionID != "" {
-		if err := locate.CheckID(o.SessionID); err != nil {
-			return nil, err
-		}
-	}
 	var t *transcript.Transcript
 	var b *Bottle
-	var stored *claudemem.Session
-	path := o.TranscriptPath
-	if needTranscript && path != "" {
-		tr, err := transcript.Read(ctx, path, &transcript.ReadOptions{Capture: tools})
+	if needTranscript && o.TranscriptPath != "" {
+		tr, err := transcript.Read(ctx, o.TranscriptPath, &transcript.ReadOptions{Capture: tools})
 		if err != nil {
 			return nil, err
 		}
 		t, b = tr, fromTranscript(tr)
 	}
-	dbPath := o.DBPath
-	var records map[int64]claudemem.Observation
-	var dbErr error
+	st := storeLookup{missing: func(string) string { return "" }}
 	if len(obs) > 0 || (needTranscript && b == nil && o.SessionID != "") {
-		records, stored, dbErr = loadExpansions(ctx, dbPath, o.SessionID, obs)
+		st = lookUpStored(ctx, o, obs, needTranscript && b == nil)
 	}
-	if b == nil && stored != nil {
-		b, _ = fromStored(stored)
+	if b == nil && st.session != nil {
+		b, _ = fromStored(st.session)
 	}
 	loc := o.Location
 	if loc == nil {
 		loc = time.Local
 	}
 	for i := range out {
-		if out[i].Missing != "" {
+		e := &out[i]
+		if e.Missing != "" {
 			continue
 		}
-		kind, _, n := ParseID(ids[i])
-		e := &out[i]
-		switch kind {
+		n := nums[i]
+		switch e.Kind {
 		case IDObservation:
-			if r, ok := records[n]; ok {
-				e.Found, e.Text = true, formatObservation(r, loc)
-			} else if dbErr != nil {
-				e.Missing = "claude-mem database unavailable: " + dbErr.Error()
+			if r, ok := st.records[n]; ok {
+				e.Found, e.Text, e.Observation = true, formatObservation(r, loc), &r
 			} else {
-				e.Missing = "no such observation in the claude-mem database"
+				e.Missing = st.missing(e.ID)
 			}
 		case IDTool:
 			switch {
+			case t == nil && o.SessionID == "" && o.TranscriptPath == "":
+				e.Missing = "tool-call and turn ids need a session; name the session"
 			case t == nil:
 				e.Missing = "tool calls expand from the transcript, and there is none for this session"
 			case n < 1 || int(n) > len(t.Tools) || tools[int(n-1)] == nil:
@@ -159,13 +213,17 @@ func Expand(ctx context.Context, o Options, ids []string) ([]Expansion, error) {
 		case IDUser, IDAssistant:
 			tu := turnN(b, int(n))
 			switch {
+			case b == nil && o.SessionID == "" && o.TranscriptPath == "":
+				e.Missing = "tool-call and turn ids need a session; name the session"
+			case b == nil && st.err != nil && !errors.Is(st.err, fs.ErrNotExist):
+				e.Missing = fmt.Sprintf("claude-mem's database could not be read (%v); try again later", st.err)
 			case b == nil:
 				e.Missing = "no transcript and no stored prompts for this session"
 			case tu == nil:
 				e.Missing = fmt.Sprintf("no such turn (the session has %d)", len(b.Turns))
-			case kind == IDAssistant && b.Mode == ModeReconstructed:
+			case e.Kind == IDAssistant && b.Mode == ModeReconstructed:
 				e.Missing = "assistant messages were not preserved (reconstructed session)"
-			case kind == IDUser:
+			case e.Kind == IDUser:
 				e.Found, e.Text = true, clean(userText(tu))
 			case len(tu.Reply) == 0:
 				e.Found, e.Text = true, noReply
@@ -190,38 +248,90 @@ func turnN(b *Bottle, n int) *Turn {
 	return &b.Turns[n-1]
 }
 
-// loadExpansions reads observations by id, and the stored session when
-// there is no transcript to expand turns from.
-func loadExpansions(ctx context.Context, dbPath, sessionID string, ids []int64) (map[int64]claudemem.Observation, *claudemem.Session, error) {
-	if dbPath == "" {
-		return nil, nil, nil
-	}
-	db, err := claudemem.Open(ctx, dbPath)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, nil
+// storeLookup is what Expand found in claude-mem's database.
+type storeLookup struct {
+	records map[int64]claudemem.Observation // found, and the session's own
+	session *claudemem.Session              // the stored session, when asked for
+	err     error                           // the database could not be read
+	// missing says why an observation id is not among records.
+	missing func(id string) string
+}
+
+// lookUpStored reads observations by id, checks that they belong to the
+// session (stored under its observer id), and reads the stored session when
+// turns must come from it.
+func lookUpStored(ctx context.Context, o ExpandOptions, ids []int64, wantSession bool) storeLookup {
+	st := storeLookup{records: map[int64]claudemem.Observation{}}
+	refused := map[int64]bool{}
+	st.missing = func(id string) string {
+		n, _ := strconv.ParseInt(id, 10, 64)
+		switch {
+		case st.err != nil && errors.Is(st.err, fs.ErrNotExist):
+			where := ""
+			if o.DBPath != "" {
+				where = " at " + o.DBPath
+			}
+			return "no claude-mem database" + where + " (observation ids come from claude-mem; " +
+				"set CLAUDE_MEM_DATA_DIR if it lives elsewhere)"
+		case st.err != nil:
+			return fmt.Sprintf("claude-mem's database could not be read (%v); try again later", st.err)
+		case refused[n]:
+			return fmt.Sprintf("not an observation of session %s (it belongs to another session; "+
+				"expand it with that session's id)", o.SessionID)
 		}
-		return nil, nil, err
+		return "no such observation in claude-mem"
 	}
-	defer db.Close()
-	records := map[int64]claudemem.Observation{}
-	if len(ids) > 0 {
-		list, err := db.Observations(ctx, ids)
-		if err != nil {
-			return nil, nil, err
+	db := o.DB
+	if db == nil {
+		if o.DBPath == "" {
+			st.err = fs.ErrNotExist
+			return st
 		}
-		for _, r := range list {
-			records[r.ID] = r
+		var err error
+		if db, err = claudemem.Open(ctx, o.DBPath); err != nil {
+			st.err = err
+			return st
 		}
+		defer db.Close()
 	}
-	var s *claudemem.Session
-	if sessionID != "" {
-		s, err = db.Session(ctx, sessionID)
+	if wantSession && o.SessionID != "" {
+		s, err := db.Session(ctx, o.SessionID)
 		if err != nil && !errors.Is(err, claudemem.ErrNoSession) {
-			return records, nil, err
+			st.err = err
+			return st
+		}
+		st.session = s
+	}
+	if len(ids) == 0 {
+		return st
+	}
+	// Membership: an observation belongs to the session when it is stored
+	// under the session's observer id ("" matches nothing).
+	memory := ""
+	if o.SessionID != "" {
+		m, err := db.MemorySessionID(ctx, o.SessionID)
+		switch {
+		case errors.Is(err, claudemem.ErrNoSession):
+		case err != nil:
+			st.err = err
+			return st
+		default:
+			memory = m
 		}
 	}
-	return records, s, nil
+	list, err := db.Observations(ctx, ids)
+	if err != nil {
+		st.err = err
+		return st
+	}
+	for _, r := range list {
+		if o.SessionID != "" && (memory == "" || r.MemorySessionID != memory) {
+			refused[r.ID] = true
+			continue
+		}
+		st.records[r.ID] = r
+	}
+	return st
 }
 
 // formatObservation writes a full observation record, stripped.

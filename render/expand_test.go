@@ -46,7 +46,7 @@ func TestParseID(t *testing.T) {
 func TestExpandFixtures(t *testing.T) {
 	expand := func(fixture string, ids ...string) []Expansion {
 		t.Helper()
-		got, err := Expand(context.Background(), Options{TranscriptPath: filepath.Join("testdata", fixture+".jsonl"), Location: time.UTC}, ids)
+		got, err := Expand(context.Background(), ExpandOptions{TranscriptPath: filepath.Join("testdata", fixture+".jsonl"), Location: time.UTC}, ids)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestExpandFixtures(t *testing.T) {
 		{false, "no such tool call"},
 		{false, "no such turn"},
 		{false, "not a bottle id"},
-		{false, "no such observation"},
+		{false, "no claude-mem database (observation ids come from claude-mem"},
 	}
 	for i, w := range want {
 		text := got[i].Text + got[i].Missing
@@ -191,7 +191,7 @@ func checkFolding(t *testing.T, path string, budget int) *Result {
 		}
 	}
 	ids := idsIn(md)
-	exps, err := Expand(context.Background(), Options{TranscriptPath: path, Location: time.UTC}, ids)
+	exps, err := Expand(context.Background(), ExpandOptions{TranscriptPath: path, Location: time.UTC}, ids)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,9 +30,6 @@ Several sessions can run in one project: pass the session_id you were given.
 
 Example: {"ids": ["#102401", "102405", "t17"], "session_id": "3f2b9c1e-7a4d-4e8b-9c2f-1a2b3c4d5e6f"}`
 
-// idForm is an id as bottle lines show it, with or without '#'.
-var idForm = regexp.MustCompile(`^#?(?:([0-9]{1,18})|([tua])([0-9]{1,9}))$`)
-
 // ExpandObservation returns the expand_observation tool: claude-mem's
 // observation records for bottle ids, privacy-stripped.
 func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
@@ -46,10 +41,10 @@ func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 		mcp.WithArray("ids", mcp.Required(), mcp.MinItems(1), mcp.MaxItems(maxIDs),
-			mcp.WithStringItems(mcp.Pattern(`^#?([0-9]{1,18}|[tua][0-9]{1,9})$`)),
+			mcp.WithStringItems(mcp.Pattern(render.IDPattern)),
 			mcp.Description(`Ids from the bottle's [#id] tags and folded lines: observations ("102401" or "#102401"), `+
 				`tool calls ("t17": input and result), a turn's user words ("u3") or assistant reply ("a3"), verbatim.`)),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(idPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
 		mcp.WithSchemaAdditionalProperties(false),
 	)
 	return tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -119,38 +114,23 @@ type expansion struct {
 	records  []string // formatted records
 	shown    []string // ids of records
 	deferred []string // found but left out for size
-	later    []string // t/u/a ids
 	missing  []string // "#id: reason"
 	size     int
 }
 
 func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.CallToolResult {
-	var (
-		e      expansion
-		obsIDs []int64
-		seen   = map[string]bool{}
-	)
+	// Each id once, in the order given.
+	seen := map[string]bool{}
+	var unique []string
 	for _, raw := range ids {
-		m := idForm.FindStringSubmatch(raw)
-		if m == nil {
-			e.missing = append(e.missing, fmt.Sprintf("%s: not a bottle id (ids look like 102401, #102401, t17, u3, a3)", quoteID(raw)))
-			continue
+		_, key, _ := render.ParseID(raw)
+		if key == "" {
+			key = raw
 		}
-		key := strings.TrimPrefix(raw, "#")
-		if seen[key] {
-			continue
+		if !seen[key] {
+			seen[key] = true
+			unique = append(unique, raw)
 		}
-		seen[key] = true
-		if m[1] == "" {
-			e.later = append(e.later, key)
-			continue
-		}
-		n, err := strconv.ParseInt(m[1], 10, 64)
-		if err != nil {
-			e.missing = append(e.missing, fmt.Sprintf("%s: not a bottle id (number too large)", quoteID(raw)))
-			continue
-		}
-		obsIDs = append(obsIDs, n)
 	}
 
 	// The session: the given one, else the current one; with neither, ids
@@ -166,61 +146,56 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 			s.how = "no session given and no current session found: ids looked up in every session"
 		}
 	}
-	if len(obsIDs) > 0 {
-		d.lookUp(ctx, s, obsIDs, &e)
-	}
-	if len(e.later) > 0 {
-		d.expandTranscript(ctx, s, &e)
-	}
-	text := e.report(s)
-	if len(e.records) == 0 {
-		return mcp.NewToolResultError(text)
-	}
-	return mcp.NewToolResultText(text)
-}
-
-// expandTranscript expands the t/u/a ids of e from the session's
-// transcript (confined to the projects folder), or u ids from claude-mem's
-// stored prompts when the transcript is gone.
-func (d Deps) expandTranscript(ctx context.Context, s session, e *expansion) {
-	ids := e.later
-	e.later = nil
-	if s.id == "" {
-		for _, id := range ids {
-			e.missing = append(e.missing, fmt.Sprintf("#%s: tool-call and turn ids need a session; pass session_id", id))
-		}
-		return
-	}
-	transcript := ""
-	if s.transcript != "" {
-		transcript = s.transcript
-	} else if p, err := locate.Transcript(d.Env, s.id); err == nil {
-		cp, msg := confineTranscript(d.Env, p)
-		if msg != "" {
-			for _, id := range ids {
-				e.missing = append(e.missing, fmt.Sprintf("#%s: %s", id, msg))
+	var e expansion
+	o := render.ExpandOptions{SessionID: s.id, DBPath: d.Env.DBPath(), Location: d.loc()}
+	// Turn and tool ids read the transcript, confined to the projects
+	// folder.
+	if s.id != "" {
+		if p, err := locate.Transcript(d.Env, s.id); err == nil {
+			cp, msg := confineTranscript(d.Env, p)
+			if msg != "" {
+				var rest []string
+				for _, raw := range unique {
+					if kind, id, _ := render.ParseID(raw); kind == render.IDTool || kind == render.IDUser || kind == render.IDAssistant {
+						e.missing = append(e.missing, fmt.Sprintf("#%s: %s", id, msg))
+						continue
+					}
+					rest = append(rest, raw)
+				}
+				unique = rest
 			}
-			return
+			o.TranscriptPath = cp
 		}
-		transcript = cp
 	}
-	exps, err := render.Expand(ctx, render.Options{SessionID: s.id, TranscriptPath: transcript, DBPath: d.Env.DBPath(), Location: d.loc()}, ids)
-	if err != nil {
-		for _, id := range ids {
-			e.missing = append(e.missing, fmt.Sprintf("#%s: %v", id, err))
+	if o.DBPath != "" {
+		db, release, err := d.openDB(ctx, o.DBPath)
+		if err == nil {
+			defer release()
+			o.DB = db
 		}
-		return
+		// Else Expand opens the path itself and says what is wrong.
+	}
+	exps, err := render.Expand(ctx, o, unique)
+	if err != nil {
+		for _, raw := range unique {
+			e.missing = append(e.missing, fmt.Sprintf("%s: %v", shownID(raw), err))
+		}
+		return mcp.NewToolResultError(e.report(s))
 	}
 	for _, x := range exps {
 		if !x.Found {
-			e.missing = append(e.missing, fmt.Sprintf("#%s: %s", x.ID, x.Missing))
+			e.missing = append(e.missing, fmt.Sprintf("%s: %s", shownIDOf(x), x.Missing))
 			continue
 		}
-		kind, _, _ := render.ParseID(x.ID)
-		what := map[render.IDKind]string{render.IDTool: "tool call", render.IDUser: "user words of turn", render.IDAssistant: "assistant reply of turn"}[kind]
-		// Indented like multi-line observation fields, so verbatim text
-		// cannot read as another record's heading.
-		rec := "## #" + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
+		var rec string
+		if x.Observation != nil {
+			rec = formatObservation(*x.Observation, d)
+		} else {
+			what := map[render.IDKind]string{render.IDTool: "tool call", render.IDUser: "user words of turn", render.IDAssistant: "assistant reply of turn"}[x.Kind]
+			// Indented like multi-line observation fields, so verbatim text
+			// cannot read as another record's heading.
+			rec = "## #" + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
+		}
 		if e.size+len(rec) > DefaultPageChars && len(e.records) > 0 {
 			e.deferred = append(e.deferred, "#"+x.ID)
 			continue
@@ -232,6 +207,28 @@ func (d Deps) expandTranscript(ctx context.Context, s session, e *expansion) {
 		e.shown = append(e.shown, "#"+x.ID)
 		e.size += len(rec)
 	}
+	text := e.report(s)
+	if len(e.records) == 0 {
+		return mcp.NewToolResultError(text)
+	}
+	return mcp.NewToolResultText(text)
+}
+
+// shownIDOf is how a result names the id of x: "#t17", or the input
+// quoted when it is not an id.
+func shownIDOf(x render.Expansion) string {
+	if x.Kind == render.IDInvalid {
+		return quoteID(x.ID)
+	}
+	return "#" + x.ID
+}
+
+// shownID is shownIDOf for an id as given.
+func shownID(raw string) string {
+	if kind, id, _ := render.ParseID(raw); kind != render.IDInvalid {
+		return "#" + id
+	}
+	return quoteID(raw)
 }
 
 // runeCut is the largest index ≤ n at a rune boundary of s.
@@ -243,70 +240,6 @@ func runeCut(s string, n int) int {
 		n--
 	}
 	return n
-}
-
-// lookUp reads the observations ids from claude-mem into e.
-func (d Deps) lookUp(ctx context.Context, s session, ids []int64, e *expansion) {
-	dbPath := d.Env.DBPath()
-	fail := func(reason string) {
-		for _, id := range ids {
-			e.missing = append(e.missing, fmt.Sprintf("#%d: %s", id, reason))
-		}
-	}
-	db, release, err := d.openDB(ctx, dbPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		fail(fmt.Sprintf("no claude-mem database at %s (observation ids come from claude-mem; "+
-			"set CLAUDE_MEM_DATA_DIR if it lives elsewhere)", dbPath))
-		return
-	}
-	if err != nil {
-		fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
-		return
-	}
-	defer release()
-
-	// Membership: an observation belongs to the session when it is stored
-	// under the session's observer id ("" matches nothing).
-	checkSession, memory := s.id != "", ""
-	if checkSession {
-		m, err := db.MemorySessionID(ctx, s.id)
-		switch {
-		case errors.Is(err, claudemem.ErrNoSession):
-		case err != nil:
-			fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
-			return
-		default:
-			memory = m
-		}
-	}
-	obs, err := db.Observations(ctx, ids)
-	if err != nil {
-		fail(fmt.Sprintf("claude-mem's database could not be read (%v); try again later", err))
-		return
-	}
-	byID := make(map[int64]claudemem.Observation, len(obs))
-	for _, o := range obs {
-		byID[o.ID] = o
-	}
-	for _, id := range ids {
-		o, ok := byID[id]
-		switch {
-		case !ok:
-			e.missing = append(e.missing, fmt.Sprintf("#%d: no such observation in claude-mem", id))
-		case checkSession && (memory == "" || o.MemorySessionID != memory):
-			e.missing = append(e.missing, fmt.Sprintf("#%d: not an observation of session %s "+
-				"(it belongs to another session; pass that session's session_id to expand it)", id, s.id))
-		default:
-			rec := formatObservation(o, d)
-			if e.size+len(rec) > DefaultPageChars && len(e.records) > 0 {
-				e.deferred = append(e.deferred, "#"+strconv.FormatInt(id, 10))
-				continue
-			}
-			e.records = append(e.records, rec)
-			e.shown = append(e.shown, "#"+strconv.FormatInt(id, 10))
-			e.size += len(rec)
-		}
-	}
 }
 
 // report is the result text.

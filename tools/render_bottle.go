@@ -16,9 +16,6 @@ import (
 	"bottle/render/locate"
 )
 
-// idPattern is locate.ValidID's pattern, for input schemas.
-const idPattern = `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`
-
 const sessionIDDesc = "Claude Code session id (the transcript's file name, a UUID). " +
 	"Omit it for the current session: the most recently modified transcript of the server's project."
 
@@ -42,7 +39,7 @@ func RenderBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(idPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
 		mcp.WithString("transcript_path", mcp.Description(
 			"Transcript to render instead of looking it up by session_id: a .jsonl file inside Claude Code's "+
 				"projects folder (~/.claude/projects/ or $CLAUDE_CONFIG_DIR/projects/), absolute or relative to it. "+

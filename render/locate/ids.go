@@ -18,7 +18,11 @@ var (
 	ErrNoTranscript = errors.New("transcript not found")
 )
 
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// IDPattern is the grammar of a session id (SPEC §3.1), as a regular
+// expression for schemas; [ValidID] also refuses "..".
+const IDPattern = `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`
+
+var sessionIDPattern = regexp.MustCompile(IDPattern)
 
 // ValidID reports whether id may be used in a file name.
 func ValidID(id string) bool {
