@@ -15,6 +15,7 @@ import (
 
 	"bottle/internal/corpustest"
 	"bottle/render/claudemem"
+	"bottle/render/privacy"
 )
 
 // copyDB copies a corpus database (with its -wal and -shm files) into a
@@ -161,7 +162,7 @@ func TestCorpusDatabases(t *testing.T) {
 				for i, p := range readExpected(t, o.TranscriptPath).prompts {
 					// Fully private prompts are not stored; empty ones
 					// are, as "[media prompt]".
-					if strings.TrimSpace(stripPrivate(p)) != "" || strings.TrimSpace(p) == "" {
+					if strings.TrimSpace(privacy.Strip(p)) != "" || strings.TrimSpace(p) == "" {
 						k++
 						turnOf[k] = i + 1
 					}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"bottle/render/privacy"
 )
 
 // structural are the line openings the bottle itself writes. A message line
@@ -125,7 +127,7 @@ func structuralAt(s string) int {
 // UTF-8 replaced, NUL bytes replaced (Claude Code's Read treats a file with
 // NUL bytes as binary).
 func clean(s string) string {
-	s = stripPrivate(s)
+	s = privacy.Strip(s)
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"bottle/render/privacy"
 	"bottle/render/transcript"
 
 	"bottle/render/claudemem"
@@ -17,7 +18,7 @@ import (
 // promptKey normalises a prompt for matching a transcript prompt with the
 // text claude-mem stored: stripped, whitespace collapsed.
 func promptKey(s string, images int) string {
-	k := strings.Join(strings.Fields(stripPrivate(s)), " ")
+	k := strings.Join(strings.Fields(privacy.Strip(s)), " ")
 	if k == "" && images > 0 {
 		return "[media prompt]"
 	}
@@ -85,7 +86,7 @@ func observationLine(o claudemem.Observation) string {
 // firstClause returns the narrative up to its first sentence or clause end,
 // bounded to about 120 characters.
 func firstClause(s string) string {
-	s = strings.Join(strings.Fields(stripPrivate(s)), " ")
+	s = strings.Join(strings.Fields(privacy.Strip(s)), " ")
 	end := len(s)
 	for _, sep := range []string{". ", "; ", " — ", ": "} {
 		if i := strings.Index(s, sep); i >= 0 && i < end {

@@ -27,12 +27,13 @@ func (lr *lineReader) skipped() (lines, over int) { return lr.lines, lr.over }
 // few reads cost less than setting the map up.
 const mapMin = 4 << 20
 
-// mapChunk is the size of a chunk of a mapped file; pageSize, the page
-// size the offsets are rounded to (a multiple of it would do as well).
-const (
-	mapChunk = 1 << 20
-	pageSize = 4096
-)
+// mapChunk is the size of a chunk of a mapped file.
+const mapChunk = 1 << 20
+
+// pageSize is the page size the offsets given to madvise are rounded to:
+// the kernel's, which is 16 or 64 KB on some arm64 kernels (an unaligned
+// address makes madvise fail with EINVAL, and the pages would stay).
+var pageSize = os.Getpagesize()
 
 // errChanged reports a transcript cut shorter while it was being read.
 var errChanged = errors.New("the file shrank while it was read")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -129,5 +130,55 @@ func TestMappedConcurrentReads(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// TestDigestsOutliveTheMap pins the one unsafe aliasing of the reader:
+// digests read mapped result bodies in place (digest.Call.ResultRaw), and
+// only copies of what they read may reach a digest. After a mapped read the
+// map is gone, so touching a digest that still pointed into it faults; the
+// fault is turned into a panic and reported.
+func TestDigestsOutliveTheMap(t *testing.T) {
+	skipUnlessMapped(t)
+	// Every tool the golden transcripts hold, many times over, past the
+	// map threshold.
+	var data []byte
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))
+	for len(data) < 2*mapMin {
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = append(data, b...)
+			if len(b) > 0 && b[len(b)-1] != '\n' {
+				data = append(data, '\n')
+			}
+		}
+		data = append(data, genTranscript(t, 1<<20)...)
+	}
+	path := filepath.Join(t.TempDir(), "tools.jsonl")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Read(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Tools) == 0 {
+		t.Fatal("no tool calls read")
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("a digest points into the unmapped transcript: %v", r)
+		}
+	}()
+	n := 0
+	for _, tc := range tr.Tools {
+		n += len(bytes.Clone([]byte(tc.Digest))) + len(bytes.Clone([]byte(tc.Pending)))
+	}
+	if n == 0 {
+		t.Fatal("no digest text")
 	}
 }

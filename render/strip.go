@@ -1,5 +1,0 @@
-package render
-
-import "bottle/render/privacy"
-
-func stripPrivate(s string) string { return privacy.Strip(s) }
