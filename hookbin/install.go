@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"bottle/internal/atomicfile"
 	"bottle/render"
 )
 
@@ -571,7 +572,7 @@ func (e *fileEdit) commit(now time.Time) error {
 	} else if err := os.MkdirAll(filepath.Dir(e.real), e.dirPerm); err != nil {
 		return fmt.Errorf("create %s: %w", e.path, err)
 	}
-	if err := writeAtomic(e.real, e.after, e.mode); err != nil {
+	if err := atomicfile.WriteFile(e.real, e.after, e.mode); err != nil {
 		return fmt.Errorf("write %s: %w", e.path, err)
 	}
 	return nil
@@ -607,45 +608,6 @@ func writeBackup(path string, data []byte, perm fs.FileMode, now time.Time) (str
 		return name, nil
 	}
 	return "", fmt.Errorf("back up %s: too many backups named %s*", path, base)
-}
-
-// writeAtomic writes data to a temporary sibling, syncs it and renames it over
-// path, so readers see the old file or the new one, never a partial one.
-func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp, perm); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if runtime.GOOS != "windows" {
-		// Make the rename itself durable; a failure here loses nothing.
-		if d, derr := os.Open(dir); derr == nil {
-			_ = d.Sync()
-			d.Close()
-		}
-	}
-	return nil
 }
 
 // summary describes what happened (or, in a dry run, would happen) to the file.
