@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"bottle/internal/hooklog"
 	"bottle/render"
 	"bottle/render/claudemem"
 )
@@ -403,19 +404,19 @@ func sameProjectKey(have, want string) bool {
 // checkLastRun reports the last line of the hook log.
 func checkLastRun(env render.Env) checkLine {
 	path := env.LogPath()
-	line, err := lastLogLine(path)
+	line, err := hooklog.Last(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || err == nil && line == "":
 		return checkLine{statusWarn, "last hook run: none logged yet (" + path + ")", "hooks log here once Claude Code runs them: start a session and send a prompt"}
 	case err != nil:
 		return checkLine{statusWarn, "last hook run: " + oneLineErr(err), ""}
 	}
-	t, hook, outcome, ok := parseLogLine(line)
+	e, ok := hooklog.Parse(line)
 	if !ok {
 		return checkLine{statusWarn, "last hook run: unreadable line in " + path, ""}
 	}
-	what := fmt.Sprintf("last hook run: %s %s: %s", t.Local().Format("2006-01-02 15:04:05"), hook, outcome)
-	if strings.HasPrefix(outcome, "error") {
+	what := fmt.Sprintf("last hook run: %s %s: %s", e.Time.Local().Format("2006-01-02 15:04:05"), e.Hook, e.Outcome)
+	if strings.HasPrefix(e.Outcome, "error") {
 		return checkLine{statusWarn, what, "see " + path}
 	}
 	return checkLine{statusOK, what, ""}

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"bottle/internal/hooklog"
 	"bottle/render"
 )
 
@@ -134,7 +135,7 @@ func runSessionEnd(ctx context.Context, args []string, env render.Env, stdin io.
 // is abandoned (its context is cancelled, and the process exits).
 func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin io.Reader, stdout io.Writer) (err error) {
 	start := time.Now()
-	entry := logEntry{Time: start, Hook: h.name, Key: h.key}
+	entry := hooklog.Entry{Time: start, Hook: h.name, Key: h.key}
 	logIt := true
 	defer func() {
 		if r := recover(); r != nil {
@@ -142,7 +143,9 @@ func runHook(ctx context.Context, h hook, args []string, env render.Env, stdin i
 		}
 		if logIt {
 			entry.Duration = time.Since(start)
-			appendLog(env.LogPath(), entry)
+			// A hook must not fail, or write to stderr, because its log
+			// cannot be written.
+			_ = hooklog.Append(env.LogPath(), entry)
 		}
 	}()
 
