@@ -104,6 +104,9 @@ func plan(changes []change) ([]*Edit, error) {
 	return edits, nil
 }
 
+// loadFile reads path, through a symlink, for an edit; a missing file is an
+// empty document, and anything but a regular file holding a JSON object is
+// an error.
 func loadFile(path string) (*Edit, *object, error) {
 	e := &Edit{Path: path, real: path, mode: 0o600}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
