@@ -11,12 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"bottle/internal/claudesettings"
+	"bottle/internal/hooklog"
 	"bottle/render/claudemem"
 	"bottle/render/locate"
 )
@@ -79,12 +80,17 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 	lines = append(lines, checkConfig(env))
 	lines = append(lines, checkDB(ctx, env))
 	lines = append(lines, checkBottles(env)...)
-	dir, keys, perr := projectDir(*project)
+	dir, perr := projectDir(*project)
 	if perr != nil {
 		lines = append(lines, checkLine{statusWarn, "project: " + perr.Error(), "only user-scope registrations are checked"})
 	}
-	lines = append(lines, checkHooks(env, dir)...)
-	lines = append(lines, checkServer(env, dir, keys))
+	loc := claudesettings.Locations{ConfigDir: configDir(env), Project: dir}
+	if cj, err := claudeJSON(env); err == nil {
+		loc.ClaudeJSON = cj
+	}
+	regs, problems := claudesettings.Registrations(loc.Targets())
+	lines = append(lines, checkHooks(regs, problems)...)
+	lines = append(lines, checkServer(regs))
 	lines = append(lines, checkLastRun(env))
 	lines = append(lines, checkEndlessMode(env))
 
@@ -198,94 +204,52 @@ func checkBottles(env locate.Env) []checkLine {
 	return out
 }
 
-// settingsScope is one Claude Code settings file that can register hooks.
-type settingsScope struct {
-	scope, path string
-}
-
-func settingsScopes(env locate.Env, project string) []settingsScope {
-	out := []settingsScope{{"user", filepath.Join(configDir(env), "settings.json")}}
-	if project != "" {
-		out = append(out,
-			settingsScope{"project", filepath.Join(project, ".claude", "settings.json")},
-			settingsScope{"local", filepath.Join(project, ".claude", "settings.local.json")})
-	}
-	return out
-}
-
-// foundHook is one registration of a bottle hook.
-type foundHook struct {
-	where   string // "user: /path/settings.json"
-	matcher string
-	prog    string // hookbin path of the command ("" when it cannot be told)
-}
-
-// checkHooks looks for bottle's three hooks in the user, project and local
-// settings, one line per hook.
-func checkHooks(env locate.Env, project string) []checkLine {
+// checkHooks reports the settings files bottle's hooks cannot be read from
+// or do not run in, then one line per hook of bottle's.
+func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Problem) []checkLine {
 	var out []checkLine
-	found := map[string][]foundHook{}
-	for _, sc := range settingsScopes(env, project) {
-		data, err := os.ReadFile(sc.path)
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				out = append(out, checkLine{statusWarn, "settings " + sc.path + ": " + oneLineErr(err), ""})
-			}
+	for _, p := range problems {
+		if !p.Settings {
 			continue
 		}
-		var doc struct {
-			Hooks           map[string]json.RawMessage `json:"hooks"`
-			DisableAllHooks bool                       `json:"disableAllHooks"`
-		}
-		if err := json.Unmarshal(data, &doc); err != nil {
-			out = append(out, checkLine{statusWarn, "settings " + sc.path + " is not valid JSON: " + oneLineErr(err), "fix it: Claude Code may ignore the whole file"})
-			continue
-		}
-		if doc.DisableAllHooks {
-			out = append(out, checkLine{statusFail, "hooks: disableAllHooks is set in " + sc.path, "remove it, or no hook of bottle runs"})
-		}
-		for event, raw := range doc.Hooks {
-			var groups []json.RawMessage
-			if json.Unmarshal(raw, &groups) != nil {
-				continue
-			}
-			for _, g := range groups {
-				grp, handlers, ok := parseGroup(g)
-				if !ok {
-					continue
-				}
-				for _, h := range handlers {
-					if sub, own := ownSub(h); own {
-						key := event + " " + sub
-						found[key] = append(found[key], foundHook{sc.scope + ": " + sc.path, matcherOf(grp), handlerProg(h)})
-					}
-				}
-			}
+		switch p.Kind {
+		case claudesettings.Unreadable:
+			out = append(out, checkLine{statusWarn, "settings " + p.Path + ": " + oneLineErr(p.Err), ""})
+		case claudesettings.Malformed:
+			out = append(out, checkLine{statusWarn, "settings " + p.Path + " is not valid JSON: " + oneLineErr(p.Err), "fix it: Claude Code may ignore the whole file"})
+		case claudesettings.HooksDisabled:
+			out = append(out, checkLine{statusFail, "hooks: disableAllHooks is set in " + p.Path, "remove it, or no hook of bottle runs"})
 		}
 	}
-	for _, spec := range bottleHooks {
-		regs := found[spec.event+" "+spec.sub]
-		label := "hook " + spec.event + " → hookbin " + spec.sub
-		if len(regs) == 0 {
+	for _, spec := range claudesettings.Hooks() {
+		var found []claudesettings.Registration
+		for _, r := range regs {
+			if !r.IsServer() && r.Event == spec.Event && r.Sub == spec.Sub {
+				found = append(found, r)
+			}
+		}
+		label := "hook " + spec.Event + " → hookbin " + spec.Sub
+		if len(found) == 0 {
 			out = append(out, checkLine{statusFail, label + ": not registered", "run: hookbin install (or hookbin install --scope project|local)"})
 			continue
 		}
-		wheres := make([]string, len(regs))
-		for i, r := range regs {
-			wheres[i] = r.where
+		wheres := make([]string, len(found))
+		for i, r := range found {
+			wheres[i] = string(r.Scope) + ": " + r.File
 		}
 		line := checkLine{statusOK, label + " (" + strings.Join(wheres, "; ") + ")", ""}
-		for _, r := range regs {
-			if r.prog == "" {
+		for i, r := range found {
+			if r.Prog == "" {
 				continue
 			}
-			if _, err := checkBinary("hookbin", r.prog); err != nil {
-				line = checkLine{statusFail, label + " (" + r.where + ") runs " + r.prog + ", which is missing or not executable",
+			if _, err := checkBinary("hookbin", r.Prog); err != nil {
+				line = checkLine{statusFail, label + " (" + wheres[i] + ") runs " + r.Prog + ", which is missing or not executable",
 					"rebuild it, or run hookbin install again from the new binary"}
 				break
 			}
 		}
-		if line.status == statusOK && spec.event == "SessionStart" && !slices.ContainsFunc(regs, func(r foundHook) bool { return matcherMatches(r.matcher, "compact") }) {
+		if line.status == statusOK && spec.Event == "SessionStart" &&
+			!slices.ContainsFunc(found, func(r claudesettings.Registration) bool { return claudesettings.MatcherMatches(r.Matcher, "compact") }) {
 			line = checkLine{statusWarn, label + " (" + strings.Join(wheres, "; ") + ") does not match source compact",
 				"run hookbin install to set its matcher to compact|resume|fork"}
 		}
@@ -294,128 +258,60 @@ func checkHooks(env locate.Env, project string) []checkLine {
 	return out
 }
 
-// handlerProg is the program a hook handler runs, when it is a plain path
-// that can be checked ("" for commands with variables).
-func handlerProg(raw json.RawMessage) string {
-	var h handlerFields
-	if json.Unmarshal(raw, &h) != nil {
-		return ""
-	}
-	prog := strings.TrimSpace(h.Command)
-	if len(h.Args) == 0 {
-		if i := strings.LastIndexAny(prog, " \t"); i >= 0 {
-			prog = unquote(strings.TrimSpace(prog[:i]))
-		}
-	}
-	if strings.ContainsAny(prog, "$%`") || !filepath.IsAbs(filepath.FromSlash(prog)) {
-		return ""
-	}
-	return filepath.FromSlash(prog)
-}
+// serverRank orders the server's registrations: ~/.claude.json's (user,
+// then local) before the project's .mcp.json.
+var serverRank = map[claudesettings.Scope]int{claudesettings.User: 0, claudesettings.Local: 1, claudesettings.Project: 2}
 
-// matcherMatches applies a Claude Code hook matcher to a value
-// (reference/mcp-and-claude-code.md §3.8): empty or "*" matches everything;
-// a matcher of letters, digits, '_', '-', ' ', ',' and '|' is an exact list;
-// anything else is an unanchored regular expression.
-func matcherMatches(matcher, value string) bool {
-	if matcher == "" || matcher == "*" {
-		return true
-	}
-	if strings.Trim(matcher, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_- ,|") == "" {
-		for _, m := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
-			if strings.TrimSpace(m) == value {
-				return true
-			}
-		}
-		return false
-	}
-	re, err := regexp.Compile(matcher)
-	return err == nil && re.MatchString(value)
-}
-
-// checkServer looks for the "bottle" MCP server in ~/.claude.json (user and
-// local scope) and the project's .mcp.json.
-func checkServer(env locate.Env, project string, keys []string) checkLine {
-	label := "MCP server \"" + serverName + "\""
-	type config struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		Projects   map[string]struct {
-			MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		} `json:"projects"`
-	}
-	var wheres []string
-	var commands []string
-	note := func(where string, raw json.RawMessage) {
-		var f serverFields
-		_ = json.Unmarshal(raw, &f)
-		wheres = append(wheres, where)
-		commands = append(commands, f.Command)
-	}
-	if cj, err := claudeJSON(env); err == nil {
-		var c config
-		if data, err := os.ReadFile(cj); err == nil && json.Unmarshal(data, &c) == nil {
-			if raw, ok := c.MCPServers[serverName]; ok {
-				note("user: "+cj, raw)
-			}
-			for k, p := range c.Projects {
-				if !slices.ContainsFunc(keys, func(key string) bool { return sameProjectKey(k, key) }) {
-					continue
-				}
-				if raw, ok := p.MCPServers[serverName]; ok {
-					note("local: "+cj+" projects["+k+"]", raw)
-				}
-			}
+// checkServer reports where the "bottle" MCP server is registered, and
+// whether the binary it runs is there.
+func checkServer(regs []claudesettings.Registration) checkLine {
+	label := "MCP server \"" + claudesettings.ServerName + "\""
+	var servers []claudesettings.Registration
+	for _, r := range regs {
+		if r.IsServer() {
+			servers = append(servers, r)
 		}
 	}
-	if project != "" {
-		path := filepath.Join(project, ".mcp.json")
-		var c config
-		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &c) == nil {
-			if raw, ok := c.MCPServers[serverName]; ok {
-				note("project: "+path, raw)
-			}
-		}
-	}
-	if len(wheres) == 0 {
+	slices.SortStableFunc(servers, func(a, b claudesettings.Registration) int { return serverRank[a.Scope] - serverRank[b.Scope] })
+	if len(servers) == 0 {
 		return checkLine{statusWarn, label + ": not registered",
 			"run: hookbin install (without it the model cannot expand [#id] lines or page a bottle)"}
 	}
-	for i, cmd := range commands {
-		if filepath.IsAbs(cmd) {
-			if _, err := checkBinary("mcpserver", cmd); err != nil {
-				return checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + cmd + ", which is missing or not executable",
-					"rebuild it, or run hookbin install again"}
-			}
+	wheres := make([]string, len(servers))
+	for i, r := range servers {
+		wheres[i] = string(r.Scope) + ": " + r.File
+		if r.ProjectKey != "" {
+			wheres[i] += " projects[" + r.ProjectKey + "]"
+		}
+	}
+	for i, r := range servers {
+		if r.Prog == "" {
+			continue
+		}
+		if _, err := checkBinary("mcpserver", r.Prog); err != nil {
+			return checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + r.Prog + ", which is missing or not executable",
+				"rebuild it, or run hookbin install again"}
 		}
 	}
 	return checkLine{statusOK, label + ": registered (" + strings.Join(wheres, "; ") + ")", ""}
 }
 
-// sameProjectKey compares a projects key of ~/.claude.json with one of ours;
-// Windows spells one folder several ways.
-func sameProjectKey(have, want string) bool {
-	if runtime.GOOS == "windows" {
-		return strings.EqualFold(filepath.ToSlash(have), want)
-	}
-	return have == want
-}
-
 // checkLastRun reports the last line of the hook log.
 func checkLastRun(env locate.Env) checkLine {
 	path := env.LogPath()
-	line, err := lastLogLine(path)
+	line, err := hooklog.Last(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || err == nil && line == "":
 		return checkLine{statusWarn, "last hook run: none logged yet (" + path + ")", "hooks log here once Claude Code runs them: start a session and send a prompt"}
 	case err != nil:
 		return checkLine{statusWarn, "last hook run: " + oneLineErr(err), ""}
 	}
-	t, hook, outcome, ok := parseLogLine(line)
+	e, ok := hooklog.Parse(line)
 	if !ok {
 		return checkLine{statusWarn, "last hook run: unreadable line in " + path, ""}
 	}
-	what := fmt.Sprintf("last hook run: %s %s: %s", t.Local().Format("2006-01-02 15:04:05"), hook, outcome)
-	if strings.HasPrefix(outcome, "error") {
+	what := fmt.Sprintf("last hook run: %s %s: %s", e.Time.Local().Format("2006-01-02 15:04:05"), e.Hook, e.Outcome)
+	if strings.HasPrefix(e.Outcome, "error") {
 		return checkLine{statusWarn, what, "see " + path}
 	}
 	return checkLine{statusOK, what, ""}

@@ -309,26 +309,3 @@ func TestDoctorHelp(t *testing.T) {
 		t.Error("doctor accepted an argument")
 	}
 }
-
-func TestMatcherMatches(t *testing.T) {
-	tests := []struct {
-		matcher string
-		want    bool
-	}{
-		{"", true},
-		{"*", true},
-		{"compact", true},
-		{"compact|resume|fork", true},
-		{"startup, compact", true},
-		{"startup|resume", false},
-		{"compacted", false},
-		{"comp.*", true},
-		{"^start", false},
-		{"(", false},
-	}
-	for _, tt := range tests {
-		if got := matcherMatches(tt.matcher, "compact"); got != tt.want {
-			t.Errorf("matcherMatches(%q, compact) = %v, want %v", tt.matcher, got, tt.want)
-		}
-	}
-}

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"bottle/internal/hooklog"
 	"bottle/render/claudemem/memtest"
 )
 
@@ -87,8 +88,8 @@ func (w *sandbox) outcomes(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	for _, l := range checkLog(t, w) {
-		_, _, o, _ := parseLogLine(l)
-		out = append(out, o)
+		e, _ := hooklog.Parse(l)
+		out = append(out, e.Outcome)
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"bottle/internal/hooklog"
 	"bottle/render"
 	"bottle/render/bottles"
 	"bottle/render/locate"
@@ -136,7 +137,7 @@ func runSessionEnd(ctx context.Context, args []string, env locate.Env, stdin io.
 // is abandoned (its context is cancelled, and the process exits).
 func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) (err error) {
 	start := time.Now()
-	entry := logEntry{Time: start, Hook: h.name, Key: h.key}
+	entry := hooklog.Entry{Time: start, Hook: h.name, Key: h.key}
 	logIt := true
 	defer func() {
 		if r := recover(); r != nil {
@@ -144,7 +145,9 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 		}
 		if logIt {
 			entry.Duration = time.Since(start)
-			appendLog(env.LogPath(), entry)
+			// A hook must not fail, or write to stderr, because its log
+			// cannot be written.
+			_ = hooklog.Append(env.LogPath(), entry)
 		}
 	}()
 
@@ -274,7 +277,7 @@ func hookDeadline(flagValue time.Duration, env locate.Env, def time.Duration) (d
 	if flagValue > 0 {
 		return flagValue, ""
 	}
-	s := strings.TrimSpace(getenv(env, deadlineEnv))
+	s := strings.TrimSpace(env.Get(deadlineEnv))
 	if s == "" {
 		return def, ""
 	}

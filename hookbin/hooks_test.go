@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"bottle/internal/hooklog"
 	"bottle/render"
 	"bottle/render/claudemem/memtest"
 	"bottle/render/locate"
@@ -96,11 +97,11 @@ func (w *hookWorld) logLines(t *testing.T) []string {
 func (w *hookWorld) lastOutcome(t *testing.T) string {
 	t.Helper()
 	lines := w.logLines(t)
-	_, _, outcome, ok := parseLogLine(lines[len(lines)-1])
+	e, ok := hooklog.Parse(lines[len(lines)-1])
 	if !ok {
 		t.Fatalf("unparsable log line %q", lines[len(lines)-1])
 	}
-	return outcome
+	return e.Outcome
 }
 
 // answer is the shape of session-start's stdout.

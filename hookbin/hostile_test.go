@@ -38,6 +38,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"bottle/internal/hooklog"
 	"bottle/render"
 	"bottle/render/claudemem/memtest"
 	"bottle/render/locate"
@@ -732,7 +733,7 @@ func checkLog(t *testing.T, w *sandbox) []string {
 	checkOutput(t, "the log", string(data))
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	for _, l := range lines {
-		if _, _, _, ok := parseLogLine(l); !ok {
+		if _, ok := hooklog.Parse(l); !ok {
 			t.Errorf("malformed log line %q", l)
 		}
 	}
@@ -956,7 +957,7 @@ func TestHostileSessionIDs(t *testing.T) {
 	}
 	// The log names every refusal; nothing else was written.
 	for _, l := range checkLog(t, w) {
-		if _, _, outcome, _ := parseLogLine(l); !strings.HasPrefix(outcome, "error: invalid session id") {
+		if e, _ := hooklog.Parse(l); !strings.HasPrefix(e.Outcome, "error: invalid session id") {
 			t.Errorf("log line %q, want an invalid session id error", l)
 		}
 	}
@@ -1306,8 +1307,8 @@ func TestHostileSymlinkedDirs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(realBottles, sid+".md")); err != nil {
 		t.Errorf("failed archive lost the bottle: %v", err)
 	}
-	if _, _, outcome, _ := parseLogLine(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.HasPrefix(outcome, "error: create archive dir") {
-		t.Errorf("failed archive logged %q", outcome)
+	if e, _ := hooklog.Parse(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.HasPrefix(e.Outcome, "error: create archive dir") {
+		t.Errorf("failed archive logged %q", e.Outcome)
 	}
 	for _, f := range listFiles(t, realBottles) {
 		if strings.Contains(f, ".tmp-") {
@@ -1393,8 +1394,8 @@ func TestHostileHugeLine(t *testing.T) {
 		t.Errorf("100 MB payload: exit %d, stdout %q, stderr %q, %v", r.code, r.stdout, r.stderr, r.elapsed)
 	}
 	lines := checkLog(t, w)
-	if _, _, outcome, _ := parseLogLine(lines[len(lines)-1]); !strings.Contains(outcome, "payload over") {
-		t.Errorf("100 MB payload logged %q", outcome)
+	if e, _ := hooklog.Parse(lines[len(lines)-1]); !strings.Contains(e.Outcome, "payload over") {
+		t.Errorf("100 MB payload logged %q", e.Outcome)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"bottle/internal/hooklog"
 	"bottle/render/locate"
 )
 
@@ -221,12 +222,37 @@ func TestLogWriter(t *testing.T) {
 		t.Errorf("log line %q", line)
 	}
 	// Rotation past the cap.
-	os.WriteFile(path, bytes.Repeat([]byte("x"), logMax+1), 0o600)
+	os.WriteFile(path, bytes.Repeat([]byte("x"), hooklog.MaxSize+1), 0o600)
 	w.Write([]byte("after"))
-	if fi, err := os.Stat(path + ".1"); err != nil || fi.Size() != logMax+1 {
+	if fi, err := os.Stat(path + ".1"); err != nil || fi.Size() != hooklog.MaxSize+1 {
 		t.Errorf("log not rotated: %v", err)
 	}
 	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "error: after") || len(data) > 200 {
 		t.Errorf("new log %q", data)
+	}
+}
+
+// TestLogWriterLine pins the line of a message: flattened to one line, cut
+// after 1000 bytes, in the hooks' format.
+func TestLogWriterLine(t *testing.T) {
+	tests := []struct{ name, msg, want string }{
+		{"Plain", "stopped: EOF\n", "error: stopped: EOF"},
+		{"Spaces", "a\tb\u00a0c\u3000d  e\r\n", "error: a b c d e"},
+		{"Long", strings.Repeat("x", 1200), "error: " + strings.Repeat("x", 1000) + "…"},
+		{"AtCap", strings.Repeat("x", 1000), "error: " + strings.Repeat("x", 1000)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "bottle.log")
+			logWriter{path: path}.Write([]byte(tt.msg))
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := " mcpserver session=- mode=- 0ms " + tt.want + "\n"
+			if line := string(data); !strings.HasSuffix(line, want) || len(line) != len("2026-07-20T10:32:00.123Z")+len(want) {
+				t.Errorf("log line %q, want <time>%q", line, want)
+			}
+		})
 	}
 }

@@ -18,7 +18,7 @@ import (
 // say. A new package needs an entry: its place in the layout is a decision.
 var moduleImports = map[string][]string{
 	"render":                   {"render/claudemem", "render/locate", "render/privacy", "render/transcript"},
-	"render/bottles":           {"render/locate"},
+	"render/bottles":           {"render/locate", "internal/atomicfile"},
 	"render/claudemem":         {},
 	"render/claudemem/memtest": {},
 	"render/digest":            {"render/internal/jsonscan", "render/privacy"},
@@ -26,11 +26,14 @@ var moduleImports = map[string][]string{
 	"render/locate":            {"render/claudemem", "render/privacy", "render/transcript"},
 	"render/privacy":           {},
 	"render/transcript":        {"render/digest", "render/internal/jsonscan", "render/privacy"},
+	"internal/atomicfile":      {},
+	"internal/claudesettings":  {"internal/atomicfile"},
 	"internal/corpustest":      {},
+	"internal/hooklog":         {},
 	"internal/gentranscript":   {},
 	"tools":                    {"render", "render/bottles", "render/claudemem", "render/locate", "render/privacy"},
-	"hookbin":                  {"render", "render/bottles", "render/claudemem", "render/locate"},
-	"mcpserver":                {"render/locate", "tools"},
+	"hookbin":                  {"render", "render/bottles", "render/claudemem", "render/locate", "internal/claudesettings", "internal/hooklog"},
+	"mcpserver":                {"render/locate", "tools", "internal/hooklog"},
 	"e2e":                      {},
 	"scripts/gentranscript":    {"internal/gentranscript"},
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"bottle/internal/atomicfile"
 	"bottle/render/locate"
 )
 
@@ -36,73 +37,15 @@ func Write(dir, id string, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create bottles dir: %w", err)
 	}
-	if err := writeAtomic(path, data); err != nil {
-		return "", err
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	removeStaleTemps(path, time.Now())
 	return path, nil
 }
 
 // staleTemp is how old a temp sibling must be before a later write removes
-// it: a writer killed between create and rename (a hook past its deadline,
-// SIGKILL) leaves one behind; a live concurrent writer's is younger.
-const staleTemp = time.Minute
-
-// removeStaleTemps removes temp siblings of path left by killed writers.
-func removeStaleTemps(path string, now time.Time) {
-	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
-	for _, m := range matches {
-		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleTemp {
-			os.Remove(m)
-		}
-	}
-}
-
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil && !isUnsupported(err) {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// isUnsupported: Windows cannot chmod an open file; its default ACLs apply.
-func isUnsupported(err error) bool {
-	return errors.Is(err, errors.ErrUnsupported)
-}
-
-// syncDir makes a rename durable where the platform allows it.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	d.Close()
-}
+// it; atomicfile.WriteFile does the removal.
+const staleTemp = atomicfile.StaleAge
 
 // Retention is how long archived bottles are kept (Claude Code's own
 // transcript retention).
