@@ -24,11 +24,6 @@ import (
 	"bottle/render/locate"
 )
 
-// The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
-// stdin, exit 0 whatever happens, print nothing on stdout but the JSON answer
-// (only session-start has one) and nothing on stderr; write one line to the
-// hook log per run instead.
-
 // Default hook deadlines. install registers timeouts of 10 s, 5 s and 2 s,
 // and Claude Code gives all SessionEnd hooks 1.5 s together; each hook gives
 // up well before, printing nothing.

@@ -1,6 +1,20 @@
 // Command hookbin is bottle's hook and command-line binary: Claude Code hooks
 // (session-start, stop, session-end) and the commands render, list, expand,
-// install, uninstall and doctor.
+// install, uninstall and doctor. main only maps run's error to an exit code.
+//
+// The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
+// stdin, exit 0 whatever happens, print nothing on stdout but the JSON
+// answer (only session-start has one) and nothing on stderr, and write one
+// line to the hook log per run instead (package hooklog). Each hook gives up
+// at its own deadline, well inside the timeout install registers.
+//
+// The commands print results on stdout and one error line on stderr, and
+// exit 1 on failure, 2 on a usage error.
+//
+// hookbin is an adapter: it finds things with render/locate, renders and
+// expands with render, stores with render/bottles and edits Claude Code's
+// settings with internal/claudesettings. It may import those, render/claudemem
+// (doctor's database check) and internal/hooklog.
 package main
 
 import (

@@ -11,12 +11,12 @@ import (
 // doubles the peak. It is soft: a larger live heap still works. Under it,
 // unless GOGC says otherwise, the collector runs only as the heap nears
 // the limit: a render allocates most of its heap up front and keeps most
-// of it, so collections at every doubling from 4 MB (seven for a 400 MB
-// transcript, four without) cost CPU and free little.
+// of it, so collections at every doubling of the heap cost CPU and free
+// little (the README's Performance section has the figures).
 const memoryLimit = 40 << 20
 
-// limitDefault: hookbin set the limit (GOMEMLIMIT is unset), so fitMemory
-// may raise it.
+// limitDefault reports that hookbin set the limit (GOMEMLIMIT is unset),
+// so fitMemory may raise it.
 var limitDefault bool
 
 // setMemoryPolicy applies memoryLimit, and turns off GOGC's collections
@@ -36,8 +36,7 @@ func setMemoryPolicy() {
 // size bytes: memoryLimit, or twice the most a render keeps live (its
 // verbatim text and tool lines, which stay under 4 % of the transcript in
 // the corpus and the synthetic mix). Under a limit below the live heap the
-// collector would run again and again: a 1.2 GB transcript took 1.0 s
-// under 40 MiB, 0.6 s under 100 MiB.
+// collector would run again and again.
 func memoryLimitFor(size int64) int64 {
 	return max(memoryLimit, size/12)
 }

@@ -4,7 +4,10 @@
 //
 // stdout carries JSON-RPC only and stderr stays quiet in normal operation
 // (Claude Code shows every stderr line as an error); problems go to the log
-// file <claude-mem data>/logs/bottle.log.
+// file <claude-mem data>/logs/bottle.log (package hooklog's format).
+//
+// It only wires the tools (package tools) to mcp-go's stdio server; it may
+// import tools, render/locate and internal/hooklog.
 package main
 
 import (

@@ -1,7 +1,3 @@
-// Package render turns a Claude Code session's records — its transcript and,
-// where the user runs claude-mem, the stored observations — into a bottle:
-// a markdown file holding the conversation verbatim with one line per tool
-// activity. It is the core of bottle: no MCP, no stdout, no logging.
 package render
 
 import (
@@ -75,10 +71,11 @@ type Result struct {
 	Folded         int // turns folded to fit the budget
 	Tokens         int // estimated tokens of Markdown (UTF-8 bytes / 3)
 	Lines          int // lines of Markdown
-	// NeedsPaging: the bottle exceeds one Read (a single huge final
+	// NeedsPaging reports that the bottle exceeds one Read (a single huge final
 	// message); it must be paged with read_bottle.
 	NeedsPaging bool
-	// Compacted: the transcript holds a compaction (boundary or summary).
+	// Compacted reports that the transcript holds a compaction (boundary
+	// or summary).
 	Compacted bool
 	// LastPrompt is the last genuine user prompt, raw (strip before use),
 	// and LastPromptTime when it was sent.

@@ -11,6 +11,12 @@
 // No tool reads an arbitrary path: transcripts must resolve inside
 // <config>/projects/, bottles are read only from the bottles folder, and
 // session ids are validated before they touch a path.
+//
+// Tools are adapters: they resolve sessions and paths with render/locate,
+// render and expand with render, store with render/bottles, and lay out
+// results; they hold no rendering logic of their own. The package may
+// import render, render/locate, render/bottles, render/claudemem (the
+// shared database handle) and render/privacy, and mcp-go.
 package tools
 
 import (

@@ -11,6 +11,8 @@
 // bottle of a 400 MB transcript is a few MB.
 //
 // Output depends only on the Config: the same seed gives the same bytes.
+//
+// It is for benchmarks only and imports nothing of bottle's.
 package gentranscript
 
 import (

@@ -29,6 +29,9 @@
 //
 // Times are UTC, from claude-mem's *_epoch columns (milliseconds since the
 // Unix epoch), falling back to its ISO-8601 *_at columns.
+//
+// It reads only; it imports nothing of bottle's (the SQLite driver is
+// modernc.org/sqlite, pure Go).
 package claudemem
 
 import (

@@ -15,6 +15,10 @@
 // Every piece of text passes [privacy.Strip] before anything is taken from
 // it, is flattened to one line, is valid UTF-8 and is bounded in runes, so a
 // digest is always a single safe line of at most [MaxRunes] runes.
+//
+// It renders lines only; the transcript reader calls it. It may import
+// render/internal/jsonscan (to read results still escaped) and
+// render/privacy.
 package digest
 
 import (

@@ -12,9 +12,11 @@ import (
 
 // Errors callers branch on.
 var (
-	// ErrBadSessionID: the id fails SPEC §3.1's pattern and must not touch a path.
+	// ErrBadSessionID means the id fails SPEC §3.1's pattern and must not
+	// touch a path.
 	ErrBadSessionID = errors.New("invalid session id")
-	// ErrNoTranscript: no transcript of that session under the projects folder.
+	// ErrNoTranscript means there is no transcript of the session under
+	// the projects folder.
 	ErrNoTranscript = errors.New("transcript not found")
 )
 

@@ -6,6 +6,8 @@
 // (reference/claude-mem-internals.md §3): tag names match case-insensitively,
 // nested same-name tags are removed whole, and an opening <private> that is
 // never closed removes everything after it (fail closed).
+//
+// It is a leaf: it imports only the standard library.
 package privacy
 
 import "strings"

@@ -28,13 +28,13 @@ const MaxLineBytes = 32 << 20
 
 // Diagnostics counts what the reader skipped. None of it is an error.
 type Diagnostics struct {
-	Lines        int // lines read, including blank ones
-	Malformed    int // lines that are not a JSON object
-	Oversized    int // lines longer than MaxLineBytes, skipped unread
-	UnknownTypes int // entries of a type the reader does not know
-	Duplicates   int // entries dropped because their uuid was seen before
-	Sidechain    int // subagent entries inside the main file
-	TornTail     bool
+	Lines        int  // lines read, including blank ones
+	Malformed    int  // lines that are not a JSON object
+	Oversized    int  // lines longer than MaxLineBytes, skipped unread
+	UnknownTypes int  // entries of a type the reader does not know
+	Duplicates   int  // entries dropped because their uuid was seen before
+	Sidechain    int  // subagent entries inside the main file
+	TornTail     bool // the last line lacked its newline and did not parse: a write in progress
 }
 
 // String summarises the counts that are not zero.
@@ -102,7 +102,7 @@ type Transcript struct {
 	SessionID   string // first sessionId of a main-thread entry
 	Cwd         string // first cwd of a main-thread entry
 	Started     time.Time
-	Last        time.Time
+	Last        time.Time // the newest timestamp of a main-thread entry
 	Events      []Event
 	Tools       []ToolCall
 	Compactions int // compact boundaries and compact summaries seen
@@ -470,7 +470,8 @@ func (p *parser) readSequential(src chunkSource, firstPrompt bool) error {
 			p.apply(c)
 			continue
 		}
-		// One line at a time, to stop where the old reader stopped.
+		// One line at a time, to stop right after the first prompt (the
+		// parallel reader would apply the whole chunk).
 		whole := c.data
 		for len(whole) > 0 {
 			i := bytes.IndexByte(whole, '\n')

@@ -8,26 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// The transcript scanner reads one JSONL line the way json.Unmarshal into
-// the reader's narrow structs would, byte for byte, without decoding what
-// the bottle does not need (toolUseResult, progress payloads, thinking,
-// images). It works in two passes over a line:
-//
-//  1. index: for each 64-byte block, masks of quotes, backslashes, control
-//     bytes and escape letters (AVX2 on amd64, SWAR elsewhere) give the
-//     unescaped quotes of the line as a bitmap. Control bytes inside
-//     strings and bad escapes are found here: they make the line invalid.
-//  2. walk: a recursive-descent walk validates the structure, jumping over
-//     each string with the quote bitmap, and decodes the few fields the
-//     reader keeps.
-//
-// Semantics follow encoding/json exactly (a differential fuzz test pins
-// them): the same lines are valid, keys match struct fields exactly or
-// case-insensitively with Unicode simple folding, the last duplicate key
-// wins, null leaves a field alone, a value of the wrong type makes the
-// decode fail, strings decode with U+FFFD for invalid UTF-8 and lone
-// surrogates, and nesting deeper than 10,000 levels is an error.
-
 // MaxDepth is encoding/json's nesting limit.
 const MaxDepth = 10000
 

@@ -1,11 +1,3 @@
-// Package jsonstr decodes the body of a JSON string (the bytes between its
-// quotes) exactly as encoding/json does: escapes resolved, each invalid
-// UTF-8 byte and each lone surrogate becoming U+FFFD. The body must be valid
-// JSON string content — no raw control bytes, every backslash starting a
-// whole escape — as the transcript scanner guarantees for what it hands on.
-//
-// Besides a whole decode it answers the cheaper questions a reader often
-// has: the decoded length, a decoded prefix.
 package jsonscan
 
 import (

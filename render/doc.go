@@ -1,0 +1,30 @@
+// Package render is bottle's core: it turns a Claude Code session's records
+// — its transcript and, where the user runs claude-mem, the stored prompts,
+// observations and summaries — into a bottle, one markdown file holding the
+// conversation verbatim with one line per tool activity.
+//
+// The pipeline of [Render]:
+//
+//  1. read: the transcript (package transcript) and claude-mem's session
+//     (package claudemem) are read at the same time;
+//  2. model: the transcript's events become turns ([Bottle], [Turn], [Item]);
+//     without a transcript the turns are rebuilt from the stored prompts
+//     (reconstructed mode);
+//  3. merge: claude-mem's observations replace the digests of the turns
+//     they cover, and newer tool calls stay as pending lines;
+//  4. budget: when the bottle is over its token budget the oldest turns are
+//     folded to one line each, then digests are shortened ([Options]);
+//  5. markdown: every text passes the privacy stripper and the structural
+//     escaping ([Escape]) on its way out.
+//
+// Other entry points: [Expand] returns the records behind [#id]s (the one
+// expander of the CLI and the MCP tool, with the id grammar of [ParseID]);
+// [Pointer] is the text the SessionStart hook injects; [Example] renders the
+// embedded example session.
+//
+// Render receives resolved paths (package locate finds them) and returns
+// bytes (package bottles stores them): it knows no folder layout, does no
+// MCP, writes nothing to stdout or stderr and logs nothing. It may import
+// render/transcript, render/claudemem, render/locate (session ids) and
+// render/privacy.
+package render
