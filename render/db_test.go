@@ -177,3 +177,24 @@ func TestRenderDBFaults(t *testing.T) {
 		}
 	})
 }
+
+// TestLastActivity: a bottle's last activity is its transcript's newest
+// entry, else its newest stored record.
+func TestLastActivity(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		want time.Time
+	}{
+		{"transcript", Options{SessionID: fixtureSID, TranscriptPath: filepath.Join("testdata", "basic.jsonl"), DBPath: basicDB(t)},
+			time.Date(2026, 1, 5, 10, 5, 0, 0, time.UTC)},
+		{"stored only: the summary is newest", Options{SessionID: fixtureSID, DBPath: basicDB(t)}, time.UnixMilli(1767607500000).UTC()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := renderWith(t, tc.o).LastActivity; !got.Equal(tc.want) {
+				t.Errorf("LastActivity = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -81,6 +81,10 @@ type Result struct {
 	// and LastPromptTime when it was sent.
 	LastPrompt     string
 	LastPromptTime time.Time
+	// LastActivity is the session's last activity: its transcript's newest
+	// main-thread entry, else its newest stored record (see
+	// locate.LastActivity, which listings use).
+	LastActivity time.Time
 	// LatestSummary is claude-mem's newest session summary, raw; nil if none.
 	LatestSummary *Summary
 	Diag          transcript.Diagnostics
@@ -185,6 +189,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		res.LatestSummary = &Summary{Request: sm.Request, Investigated: sm.Investigated, Learned: sm.Learned,
 			Completed: sm.Completed, NextSteps: sm.NextSteps, Notes: sm.Notes, Time: sm.Created}
 	}
+	res.LastActivity = lastActivity(t, stored)
 	countItems(b, res)
 	budget := o.BudgetTokens
 	switch {
@@ -239,4 +244,33 @@ func countItems(b *Bottle, res *Result) {
 	for i := range b.Turns {
 		count(b.Turns[i].Happened)
 	}
+}
+
+// lastActivity is the time of the newest record of a session: its
+// transcript's newest main-thread entry, else its newest stored prompt,
+// observation or summary.
+func lastActivity(t *transcript.Transcript, s *claudemem.Session) time.Time {
+	if t != nil && !t.Last.IsZero() {
+		return t.Last
+	}
+	var last time.Time
+	if s == nil {
+		return last
+	}
+	later := func(c time.Time) {
+		if c.After(last) {
+			last = c
+		}
+	}
+	later(s.Started)
+	for _, p := range s.Prompts {
+		later(p.Created)
+	}
+	for _, o := range s.Observations {
+		later(o.Created)
+	}
+	for _, sm := range s.Summaries {
+		later(sm.Created)
+	}
+	return last
 }

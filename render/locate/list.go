@@ -43,6 +43,7 @@ type Listing struct {
 // database lists transcripts only; an unreadable one is reported in notes.
 func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listing, notes []string, err error) {
 	byID := map[string]*Listing{}
+	noEntryTime := map[string]bool{} // transcripts whose tail holds no timestamp
 	var dirs []string
 	if projectDir != "" {
 		dirs = ProjectDirs(env, projectDir)
@@ -62,7 +63,11 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
-			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir), LastActivity: r.Modified}
+			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir),
+				LastActivity: LastActivity(r.Transcript, time.Time{})}
+			if last, err := transcript.LastEntryTime(r.Transcript); err != nil || last.IsZero() {
+				noEntryTime[r.Transcript] = true // the database may know better than the file's time
+			}
 			if fi, err := os.Stat(r.Transcript); err == nil {
 				l.TranscriptBytes = fi.Size()
 			}
@@ -108,7 +113,7 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 				if l.FirstPrompt == "" {
 					l.FirstPrompt = shownLine(s.FirstPrompt, 100)
 				}
-				if s.LastActivity.After(l.LastActivity) {
+				if (l.TranscriptPath == "" || noEntryTime[l.TranscriptPath]) && !s.LastActivity.IsZero() {
 					l.LastActivity = s.LastActivity
 				}
 			}
@@ -152,4 +157,26 @@ func shownLine(s string, max int) string {
 	}
 	r := []rune(s)[:max-1]
 	return strings.TrimRight(string(r), " ") + "…"
+}
+
+// LastActivity is a session's last activity, as listings and the bottle
+// show it: the timestamp of its transcript's last entry (see
+// transcript.LastEntryTime), else stored, the time of its newest record in
+// claude-mem's database; when neither is known, the transcript file's
+// modification time.
+func LastActivity(transcriptPath string, stored time.Time) time.Time {
+	if transcriptPath != "" {
+		if t, err := transcript.LastEntryTime(transcriptPath); err == nil && !t.IsZero() {
+			return t.UTC()
+		}
+	}
+	if !stored.IsZero() {
+		return stored
+	}
+	if transcriptPath != "" {
+		if fi, err := os.Stat(transcriptPath); err == nil {
+			return fi.ModTime().UTC()
+		}
+	}
+	return time.Time{}
 }

@@ -58,7 +58,10 @@ func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newRefParser(!o.NoDigests)
-	p.capture = o.Capture
+	p.capture, p.captureTool = o.Capture, o.CaptureTools
+	if p.capture == nil && p.captureTool != nil {
+		p.capture = map[int]*ToolDetail{}
+	}
 	br := bufio.NewReaderSize(r, 256<<10)
 	var buf []byte
 	for {
@@ -82,6 +85,7 @@ func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
 		}
 	}
 	p.finish()
+	p.t.Captured = p.capture
 	return p.t, nil
 }
 
@@ -125,6 +129,8 @@ type refParser struct {
 	pending  map[string]refPendingCall
 	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
+	// captureTool also captures the calls of the tools it accepts.
+	captureTool func(name string) bool
 }
 
 // refPendingCall keeps a tool_use's input until its result arrives.
@@ -324,7 +330,7 @@ func (p *refParser) assistant(l *refLine, ts time.Time) {
 			p.t.Tools = append(p.t.Tools, ToolCall{ID: b.ID, Name: b.Name, Time: ts})
 			p.pending[b.ID] = refPendingCall{input: append(json.RawMessage(nil), b.Input...)}
 			p.t.ToolBytes += len(b.Input)
-			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
+			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || p.captureTool != nil && p.captureTool(b.Name) {
 				p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.Name, Time: ts, Input: append(json.RawMessage(nil), b.Input...)}
 			}
 			p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})

@@ -165,6 +165,22 @@ func checkSame(t *testing.T, name string, data []byte) {
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotCap, wantCap) {
 		t.Fatalf("%s: capture differs (-want +got):\n%s\n%s", name, cmp.Diff(want, got), cmp.Diff(wantCap, gotCap))
 	}
+	// Every call of some tools kept in full (search, working state).
+	for _, keep := range []func(string) bool{
+		func(string) bool { return true },
+		func(name string) bool {
+			return name == "Bash" || name == "TodoWrite" || name == "Task" || name == "ExitPlanMode"
+		},
+	} {
+		want, werr = refRead(bytes.NewReader(data), &ReadOptions{CaptureTools: keep})
+		got, gerr = ReadFrom(bytes.NewReader(data), &ReadOptions{CaptureTools: keep})
+		if werr != nil || gerr != nil {
+			t.Fatalf("%s: capture by tool: error %v, reference %v", name, gerr, werr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: capture by tool differs (-want +got):\n%s", name, cmp.Diff(want, got))
+		}
+	}
 }
 
 func TestScanMatchesReference(t *testing.T) {

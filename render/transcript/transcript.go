@@ -106,6 +106,9 @@ type Transcript struct {
 	Events      []Event
 	Tools       []ToolCall
 	Compactions int // compact boundaries and compact summaries seen
+	// Captured holds the tool calls kept in full, by index into Tools
+	// (ReadOptions.Capture and CaptureTools); nil when none were asked for.
+	Captured map[int]*ToolDetail
 	// TextBytes and ToolBytes measure the conversation the bottle replaces:
 	// user and assistant text; tool_use input and tool_result content.
 	TextBytes, ToolBytes int
@@ -151,6 +154,11 @@ type ReadOptions struct {
 	// Capture keeps the tool calls whose indexes into Transcript.Tools are
 	// its keys in full: the reader fills each value.
 	Capture map[int]*ToolDetail
+	// CaptureTools, when set, also keeps in full every tool call whose tool
+	// name it accepts (a search keeps them all; the working state of a
+	// session wants TodoWrite, Task, ExitPlanMode and Bash). The calls kept
+	// are in Transcript.Captured.
+	CaptureTools func(name string) bool
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
 	UntilFirstPrompt bool
@@ -229,10 +237,13 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newParser(!o.NoDigests)
-	p.capture = o.Capture
+	p.capture, p.captureTool = o.Capture, o.CaptureTools
+	if p.capture == nil && p.captureTool != nil {
+		p.capture = map[int]*ToolDetail{}
+	}
 	// Digests are pure and safe for concurrent use, so the scanning
 	// workers may work them out; captured calls are read in file order.
-	p.speculate = o.Capture == nil && p.digests
+	p.speculate = p.capture == nil && p.digests
 	if size := sizeHint(r); size > 0 && !firstPrompt {
 		p.presize(size)
 	}
@@ -251,6 +262,7 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.t.Captured = p.capture
 	lines, over := src.skipped()
 	p.t.Diag.Lines += lines
 	p.t.Diag.Oversized += over
@@ -691,6 +703,8 @@ type parser struct {
 	sized    bool // the maps are sized after the transcript's slices
 	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
+	// captureTool also captures the calls of the tools it accepts.
+	captureTool func(name string) bool
 	// speculate: workers digest tool calls whose tool_use they saw in the
 	// same chunk (not when calls are captured).
 	speculate bool
@@ -908,7 +922,7 @@ func (p *parser) assistant(r *lineRec, ts time.Time) {
 		p.pending = append(p.pending, pendingCall{input: b.input, waiting: true})
 		p.viewed = append(p.viewed, len(p.t.Tools)-1)
 		p.t.ToolBytes += len(b.input)
-		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
+		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || p.captureTool != nil && p.captureTool(b.name) {
 			p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.name, Time: ts, Input: bytes.Clone(b.input)}
 		}
 		p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})

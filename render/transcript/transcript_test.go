@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -75,5 +77,40 @@ func unwrapAll(err error) error {
 			return err
 		}
 		err = next
+	}
+}
+
+// TestCaptureTools: the calls of the tools asked for come back in full,
+// input and result, and no others.
+func TestCaptureTools(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		keep func(string) bool
+		want map[int]string // index -> a piece of the result
+	}{
+		{"all", func(string) bool { return true }, map[int]string{0: "/home/dev/proj/main.go"}},
+		{"Glob", func(n string) bool { return n == "Glob" }, map[int]string{0: "util.go"}},
+		{"none", func(n string) bool { return n == "Bash" }, map[int]string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ReadFrom(bytes.NewReader(data), &ReadOptions{CaptureTools: tc.keep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Captured) != len(tc.want) {
+				t.Fatalf("captured %d calls, want %d", len(tr.Captured), len(tc.want))
+			}
+			for i, piece := range tc.want {
+				d := tr.Captured[i]
+				if d == nil || d.Name != tr.Tools[i].Name || !strings.Contains(string(d.Input), "pattern") || !d.HasResult || !strings.Contains(d.Result, piece) {
+					t.Errorf("call %d captured as %+v, want its input and a result holding %q", i, d, piece)
+				}
+			}
+		})
 	}
 }
