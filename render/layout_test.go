@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -140,5 +141,36 @@ func TestLayoutCatches(t *testing.T) {
 	}
 	if got := stdWrites(fset, f); len(got) != 3 {
 		t.Errorf("stdWrites finds %v in %q, want fmt.Println, os.Stdout and os.Stderr", got, src)
+	}
+}
+
+// TestArchitectureMap: the README's architecture table lists every package
+// of the module, and nothing else.
+func TestArchitectureMap(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Architecture\n")
+	if !ok {
+		t.Fatal("README has no ## Architecture section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	listed := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if rest, ok := strings.CutPrefix(line, "| `"); ok {
+			if name, _, ok := strings.Cut(rest, "/` |"); ok {
+				listed[name] = true
+			}
+		}
+	}
+	for name := range moduleImports {
+		if !listed[name] {
+			t.Errorf("package %s is missing from the README's architecture table", name)
+		}
+		delete(listed, name)
+	}
+	for name := range listed {
+		t.Errorf("the README's architecture table lists %s, which is not a package", name)
 	}
 }
