@@ -342,7 +342,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 		BottlePath:  bottle,
 		SessionID:   res.SessionID,
 		Mode:        res.Mode,
-		CurrentTask: currentTask(ctx, res),
+		CurrentTask: currentTask(res),
 		NeedsPaging: res.NeedsPaging,
 	})
 	answer, err := sessionStartAnswer(ptr)
@@ -468,7 +468,7 @@ func missing(path string) error {
 // With both, the summary wins unless the prompt is newer: claude-mem writes a
 // summary when a turn ends, so after an auto-compaction in the middle of a
 // turn the latest summary describes the turn before.
-func currentTask(ctx context.Context, res *render.Result) string {
+func currentTask(res *render.Result) string {
 	sum := ""
 	if s := res.LatestSummary; s != nil {
 		sum = render.SummaryTask(s.Request, s.NextSteps)

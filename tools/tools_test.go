@@ -109,7 +109,9 @@ func TestInitializeInstructions(t *testing.T) {
 	}
 	defer c.Close()
 	ctx := context.Background()
-	c.Start(ctx)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	res, err := c.Initialize(ctx, init)
@@ -142,7 +144,9 @@ func TestPanicRecovered(t *testing.T) {
 	}
 	defer c.Close()
 	ctx := context.Background()
-	c.Start(ctx)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	if _, err := c.Initialize(ctx, init); err != nil {
