@@ -93,3 +93,18 @@ func CopyFile(src, dst string) error {
 	}
 	return out.Close()
 }
+
+// LargestTranscript is the path of the corpus's largest transcript (4 MB,
+// session 70d782f7, the hook-latency benchmark's input); it skips or fails
+// as [Dir] does when the corpus or the file is absent.
+func LargestTranscript(tb testing.TB) string {
+	tb.Helper()
+	p := filepath.Join(Dir(tb), "transcripts", "entireio-cli", "70d782f7-b303-4e48-9512-6bec16c37abd.jsonl")
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("corpus transcript absent and CI is set: %v", err)
+		}
+		tb.Skipf("corpus transcript absent: %v", err)
+	}
+	return p
+}

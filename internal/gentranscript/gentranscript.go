@@ -17,6 +17,7 @@ package gentranscript
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -553,4 +555,21 @@ func (g *gen) toolCall(msgID string) {
 	}
 	g.user(content, tur, false, asst)
 	g.hookProgress("PostToolUse")
+}
+
+var cache sync.Map // size -> []byte
+
+// Cached returns the transcript Write makes of about n bytes with seed 1,
+// generated once per process: tests and benchmarks of several packages read
+// the same inputs.
+func Cached(n int64) ([]byte, error) {
+	if v, ok := cache.Load(n); ok {
+		return v.([]byte), nil
+	}
+	var b bytes.Buffer
+	if _, err := Write(&b, Config{Bytes: n, Seed: 1}); err != nil {
+		return nil, err
+	}
+	v, _ := cache.LoadOrStore(n, b.Bytes())
+	return v.([]byte), nil
 }

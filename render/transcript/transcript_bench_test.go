@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	"bottle/internal/gentranscript"
@@ -19,31 +17,14 @@ import (
 //
 //	go test ./render -run '^$' -bench . -benchmem
 
-var genCache sync.Map // size -> []byte
-
-// genTranscript returns a synthetic transcript of about n bytes (cached).
+// genTranscript returns a synthetic transcript of about n bytes.
 func genTranscript(tb testing.TB, n int64) []byte {
 	tb.Helper()
-	if v, ok := genCache.Load(n); ok {
-		return v.([]byte)
-	}
-	var b bytes.Buffer
-	if _, err := gentranscript.Write(&b, gentranscript.Config{Bytes: n, Seed: 1}); err != nil {
+	data, err := gentranscript.Cached(n)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	genCache.Store(n, b.Bytes())
-	return b.Bytes()
-}
-
-// largestCorpusTranscript is the corpus session the hook-latency target
-// names (4 MB); the benchmark skips without the corpus.
-func largestCorpusTranscript(tb testing.TB) string {
-	tb.Helper()
-	p := filepath.Join(corpustest.Dir(tb), "transcripts", "entireio-cli", "70d782f7-b303-4e48-9512-6bec16c37abd.jsonl")
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("corpus transcript absent: %v", err)
-	}
-	return p
+	return data
 }
 
 func benchRead(b *testing.B, data []byte) {
@@ -65,7 +46,7 @@ func BenchmarkReadTranscript(b *testing.B) {
 		b.Run(size.name, func(b *testing.B) { benchRead(b, genTranscript(b, size.n)) })
 	}
 	b.Run("corpus-70d782f7", func(b *testing.B) {
-		data, err := os.ReadFile(largestCorpusTranscript(b))
+		data, err := os.ReadFile(corpustest.LargestTranscript(b))
 		if err != nil {
 			b.Fatal(err)
 		}
