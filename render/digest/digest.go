@@ -185,7 +185,7 @@ func errorOutcome(c *Call) string {
 		strings.Contains(head, "doesn't want to proceed with this tool use") {
 		return "rejected"
 	}
-	s := strings.TrimSpace(strip(c.result()))
+	s := strings.TrimSpace(privacy.Strip(c.result()))
 	if inner, ok := strings.CutPrefix(s, "<tool_use_error>"); ok {
 		inner, _, _ = strings.Cut(inner, "</tool_use_error>")
 		s = strings.TrimSpace(inner)
@@ -207,28 +207,10 @@ func errorOutcome(c *Call) string {
 	return "error"
 }
 
-// strip removes private and machine-context blocks. It repeats
-// [privacy.Strip] until nothing changes, because removing a block can join
-// the text around it into a new tag; if one still remains after a few rounds
-// the text is dropped whole (fail closed).
-func strip(s string) string {
-	for range 4 {
-		t := privacy.Strip(s)
-		if len(t) == len(s) {
-			return t
-		}
-		s = t
-	}
-	if privacy.Contains(s) {
-		return ""
-	}
-	return s
-}
-
 // clean is a free text prepared for display: stripped, flattened to one line
 // and bounded to max runes.
 func clean(s string, max int) string {
-	s = strip(s)
+	s = privacy.Strip(s)
 	// Cut before flattening so a huge field costs one strip, not a copy.
 	if lim := 4*max + 16; len(s) > lim {
 		s = flatten(prefix(s, lim))

@@ -266,7 +266,7 @@ func TestText(t *testing.T) {
 		{"BoundTailShort", boundTail("/a/b.go", 14), "/a/b.go"},
 		{"CleanHuge", clean(strings.Repeat("x", 10000), 10), "xxxxxxxxx…"},
 		{"CleanHugeSpaces", clean("a"+strings.Repeat(" ", 10000)+"b", 10), "a…"},
-		{"StripJoined", strip("<pri<private>x</private>vate>s</private>"), ""},
+		{"CleanJoinedTags", clean("<pri<private>x</private>vate>s</private>", 40), ""},
 		{"FirstLine", firstLine("\n  \n  one\ntwo"), "one"},
 	}
 	for _, tt := range tests {

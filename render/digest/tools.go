@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"bottle/render/privacy"
 )
 
 // description is what a tool's describer reads from a call.
@@ -282,7 +284,7 @@ func describeBash(c *Call, cwd string, ok bool) description {
 // command is the first line of a shell command, without a leading
 // "cd <cwd> && ", and " …" when more lines follow.
 func command(cmd, cwd string) string {
-	cmd = strings.TrimSpace(strip(cmd))
+	cmd = strings.TrimSpace(privacy.Strip(cmd))
 	if dir := strings.TrimRight(cwd, `/\`); dir != "" {
 		for _, q := range [...]string{dir, `"` + dir + `"`, "'" + dir + "'"} {
 			if rest, ok := strings.CutPrefix(cmd, "cd "+q+" && "); ok {
@@ -525,7 +527,7 @@ func describeTask(c *Call, _ string, ok bool) description {
 	decodeInput(c, &in)
 	sal := clean(in.Description, 80)
 	if sal == "" {
-		sal = clean(firstLine(strip(in.Prompt)), 80)
+		sal = clean(firstLine(privacy.Strip(in.Prompt)), 80)
 	}
 	if t := clean(in.SubagentType, 32); t != "" && t != "general-purpose" {
 		sal += " (" + t + ")"
@@ -672,7 +674,7 @@ func describeWebFetch(c *Call, _ string, _ bool) description {
 // showURL is a URL's host and path: no scheme, credentials, query or
 // fragment, which is where tokens live.
 func showURL(raw string) string {
-	raw = strings.TrimSpace(strip(raw))
+	raw = strings.TrimSpace(privacy.Strip(raw))
 	if u, err := url.Parse(raw); err == nil && u.Host != "" {
 		return clean(u.Host+strings.TrimSuffix(u.Path, "/"), salientMax)
 	}
@@ -698,7 +700,7 @@ func describeSkill(c *Call, _ string, _ bool) description {
 	}
 	decodeInput(c, &in)
 	sal := clean(in.Skill, 60)
-	if a := clean(firstLine(strip(in.Args)), 60); a != "" {
+	if a := clean(firstLine(privacy.Strip(in.Args)), 60); a != "" {
 		sal = strings.TrimSpace(sal + " " + a)
 	}
 	return description{salient: sal}
@@ -717,7 +719,7 @@ func describeExitPlanMode(c *Call, _ string, ok bool) description {
 		Plan string `json:"plan"`
 	}
 	decodeInput(c, &in)
-	title := strings.TrimSpace(strings.TrimLeft(firstLine(strip(in.Plan)), "#"))
+	title := strings.TrimSpace(strings.TrimLeft(firstLine(privacy.Strip(in.Plan)), "#"))
 	d := description{salient: clean(title, salientMax)}
 	if ok && c.headHasPrefix(512, "User has approved") {
 		d.success = "approved"
@@ -844,7 +846,7 @@ func describeGeneric(c *Call, cwd string, _ bool) description {
 	}
 	switch {
 	case best == "":
-		return description{salient: clean(firstLine(strip(long)), salientMax)}
+		return description{salient: clean(firstLine(privacy.Strip(long)), salientMax)}
 	case isPathKey(bestKey):
 		return description{salient: showPath(best, cwd)}
 	case bestKey == "url" || bestKey == "uri":
@@ -858,7 +860,7 @@ func describeGeneric(c *Call, cwd string, _ bool) description {
 // showPath is a path for display: stripped, relative to cwd when inside it,
 // and cut from the left when long so the file name stays.
 func showPath(p, cwd string) string {
-	p = rel(strip(p), cwd)
+	p = rel(privacy.Strip(p), cwd)
 	return boundTail(flatten(prefix(p, 4096)), pathMax)
 }
 
