@@ -54,6 +54,15 @@ type Turn struct {
 	fold fold // how far the budget folded this turn
 }
 
+// replyTime is the time shown for the turn's reply: when the assistant
+// first wrote, or when the prompt was sent if that is unknown.
+func (t *Turn) replyTime() time.Time {
+	if t.ReplyTime.IsZero() {
+		return t.Time
+	}
+	return t.ReplyTime
+}
+
 // Said is text the user typed outside a prompt: mid-turn, or as the
 // arguments of a slash command.
 type Said struct {
@@ -172,30 +181,8 @@ func stamp(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format(time.RFC3339)
 }
 
-// itemLine renders one *What happened:* line.
-func itemLine(it Item, tf *timeFmt) string {
-	const max = 200
-	switch it.Kind {
-	case ItemTool:
-		if it.short {
-			return "- [#" + it.ID + "] " + shortDigest(it.Text)
-		}
-		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
-	case ItemPending:
-		return "- ⏳ [#" + it.ID + "] " + oneLine(it.Text, max)
-	case ItemObservation:
-		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
-	default:
-		s := "- ↳ " + oneLine(it.Text, max)
-		if itemPrintsTime(&it) {
-			s += " " + tf.format(it.Time)
-		}
-		return s
-	}
-}
-
-// writeItem writes itemLine(it, tf) and a newline, without building the
-// line first.
+// writeItem writes one *What happened:* line and its newline. It is the
+// only writer of these lines: the budget measures a line by writing it.
 func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 	const max = 200
 	switch it.Kind {
@@ -229,7 +216,7 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 	w.WriteByte('\n')
 }
 
-// itemPrintsTime reports whether itemLine prints the item's time (passes it
+// itemPrintsTime reports whether writeItem prints the item's time (passes it
 // to timeFmt.format): only compaction notes ("─── …") do.
 func itemPrintsTime(it *Item) bool {
 	switch it.Kind {

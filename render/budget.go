@@ -170,11 +170,7 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		return
 	}
 	if len(t.Reply) > 0 {
-		when := t.ReplyTime
-		if when.IsZero() {
-			when = t.Time
-		}
-		w.WriteString("- [#a" + n + "] Assistant (" + tf.format(when) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
+		w.WriteString("- [#a" + n + "] Assistant (" + tf.format(t.replyTime()) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
 	}
 }
 
@@ -280,12 +276,19 @@ func shortenDigests(b *Bottle, loc *time.Location, md []byte) []byte {
 	for i := range b.Turns {
 		collect(&b.Turns[i])
 	}
+	// A line is measured by writing it, so the measure is the line.
 	tf := newTimeFmt(b, loc)
+	var line bytes.Buffer
+	lineLen := func(it *Item) int {
+		line.Reset()
+		writeItem(&line, it, tf)
+		return line.Len()
+	}
 	for i := 0; i+keepFullDigests < len(items) && EstimateTokens(size) > target; i++ {
 		it := items[i]
-		full := len(itemLine(*it, tf))
+		full := lineLen(it)
 		it.short = true
-		size -= full - len(itemLine(*it, tf))
+		size -= full - lineLen(it)
 	}
 	return markdown(b, loc)
 }

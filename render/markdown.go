@@ -200,11 +200,7 @@ func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		w.WriteString("\n---\n")
 		return
 	}
-	when := t.ReplyTime
-	if when.IsZero() {
-		when = t.Time
-	}
-	w.WriteString("\n**Assistant** (" + tf.format(when) + ")\n\n")
+	w.WriteString("\n**Assistant** (" + tf.format(t.replyTime()) + ")\n\n")
 	if len(t.Reply) == 0 {
 		w.WriteString(noReply + "\n")
 	}
