@@ -159,7 +159,19 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 type timeFmt struct {
 	loc  *time.Location
 	last string // yyyy-mm-dd of the last time printed
+	// dated counts the times printed with their date, and first is the day
+	// of the first of them: the budget measures a stretch of markdown once
+	// and works out from these what it costs after any day (see span).
+	dated int
+	first string
 }
+
+// A time is printed as timeLayout, or as dateLayout when the day changes.
+const (
+	timeLayout = "15:04"
+	dateLayout = "2006-01-02 " + timeLayout
+	dateExtra  = len(dateLayout) - len(timeLayout) // bytes a date adds
+)
 
 func (f *timeFmt) format(t time.Time) string {
 	if t.IsZero() {
@@ -168,10 +180,14 @@ func (f *timeFmt) format(t time.Time) string {
 	t = t.In(f.loc)
 	day := t.Format("2006-01-02")
 	if day != f.last {
+		if f.dated == 0 {
+			f.first = day
+		}
+		f.dated++
 		f.last = day
-		return t.Format("2006-01-02 15:04")
+		return t.Format(dateLayout)
 	}
-	return t.Format("15:04")
+	return t.Format(timeLayout)
 }
 
 func stamp(t time.Time, loc *time.Location) string {
