@@ -54,6 +54,15 @@ type Turn struct {
 	fold fold // how far the budget folded this turn
 }
 
+// replyTime is the time shown for the turn's reply: when the assistant
+// first wrote, or when the prompt was sent if that is unknown.
+func (t *Turn) replyTime() time.Time {
+	if t.ReplyTime.IsZero() {
+		return t.Time
+	}
+	return t.ReplyTime
+}
+
 // Said is text the user typed outside a prompt: mid-turn, or as the
 // arguments of a slash command.
 type Said struct {
@@ -150,7 +159,19 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 type timeFmt struct {
 	loc  *time.Location
 	last string // yyyy-mm-dd of the last time printed
+	// dated counts the times printed with their date, and first is the day
+	// of the first of them: the budget measures a stretch of markdown once
+	// and works out from these what it costs after any day (see span).
+	dated int
+	first string
 }
+
+// A time is printed as timeLayout, or as dateLayout when the day changes.
+const (
+	timeLayout = "15:04"
+	dateLayout = "2006-01-02 " + timeLayout
+	dateExtra  = len(dateLayout) - len(timeLayout) // bytes a date adds
+)
 
 func (f *timeFmt) format(t time.Time) string {
 	if t.IsZero() {
@@ -159,10 +180,14 @@ func (f *timeFmt) format(t time.Time) string {
 	t = t.In(f.loc)
 	day := t.Format("2006-01-02")
 	if day != f.last {
+		if f.dated == 0 {
+			f.first = day
+		}
+		f.dated++
 		f.last = day
-		return t.Format("2006-01-02 15:04")
+		return t.Format(dateLayout)
 	}
-	return t.Format("15:04")
+	return t.Format(timeLayout)
 }
 
 func stamp(t time.Time, loc *time.Location) string {
@@ -172,30 +197,8 @@ func stamp(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format(time.RFC3339)
 }
 
-// itemLine renders one *What happened:* line.
-func itemLine(it Item, tf *timeFmt) string {
-	const max = 200
-	switch it.Kind {
-	case ItemTool:
-		if it.short {
-			return "- [#" + it.ID + "] " + shortDigest(it.Text)
-		}
-		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
-	case ItemPending:
-		return "- ⏳ [#" + it.ID + "] " + oneLine(it.Text, max)
-	case ItemObservation:
-		return "- [#" + it.ID + "] " + oneLine(it.Text, max)
-	default:
-		s := "- ↳ " + oneLine(it.Text, max)
-		if itemPrintsTime(&it) {
-			s += " " + tf.format(it.Time)
-		}
-		return s
-	}
-}
-
-// writeItem writes itemLine(it, tf) and a newline, without building the
-// line first.
+// writeItem writes one *What happened:* line and its newline. It is the
+// only writer of these lines: the budget measures a line by writing it.
 func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 	const max = 200
 	switch it.Kind {
@@ -229,7 +232,7 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 	w.WriteByte('\n')
 }
 
-// itemPrintsTime reports whether itemLine prints the item's time (passes it
+// itemPrintsTime reports whether writeItem prints the item's time (passes it
 // to timeFmt.format): only compaction notes ("─── …") do.
 func itemPrintsTime(it *Item) bool {
 	switch it.Kind {

@@ -39,74 +39,178 @@ func fits(size, lines, budget int) bool {
 // to one line of ids. The header, the Original request, the last turn (the
 // last prompt and the final assistant message) are never folded. It returns
 // the markdown and how many turns it folded. budget <= 0 renders everything.
+//
+// The markdown is written first (most bottles fit as they are) and then
+// once more only at the end: the folds on the way are measured (see
+// measurer).
 func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int) {
 	md := markdown(b, loc)
 	if budget <= 0 {
 		return md, 0
 	}
-	md = shortenDigests(b, loc, md)
-	if fits(len(md), bytes.Count(md, []byte("\n")), budget) {
+	m := newMeasurer(b, loc)
+	size, lines := len(md), bytes.Count(md, []byte("\n"))
+	if shortenDigests(b, loc, size) {
+		md = nil
+		size, lines = m.total()
+	}
+	if fits(size, lines, budget) {
+		if md == nil {
+			md = markdown(b, loc)
+		}
 		return md, 0
 	}
-	// Candidates, oldest first: the preamble, then every turn but the last.
-	var order []*Turn
+	// Candidates, oldest first: the preamble (-1), then every turn but the
+	// last.
+	var order []int
 	if len(b.Preamble.MidTurn)+len(b.Preamble.Happened)+len(b.Preamble.Reply)+len(b.Preamble.Summaries) > 0 {
-		order = append(order, &b.Preamble)
+		order = append(order, -1)
 	}
 	for i := 0; i+1 < len(b.Turns); i++ {
-		order = append(order, &b.Turns[i])
+		order = append(order, i)
 	}
-	size, lines := len(md), bytes.Count(md, []byte("\n"))
-	measure := func(t *Turn) (int, int) {
-		if t.fold == foldGroup {
-			return 0, 0 // one shared line for the whole run
-		}
-		var w bytes.Buffer
-		writeTurn(&w, t, b.Mode, newTimeFmt(b, loc))
-		return w.Len(), bytes.Count(w.Bytes(), []byte("\n"))
-	}
-	folded := map[*Turn]bool{}
-	// Estimate with per-turn sizes, then check the real render; time
-	// prefixes can differ by a few bytes, so keep folding until it fits.
+	folded := map[int]bool{}
+	// Estimate with per-turn sizes, then measure the whole; time prefixes
+	// can differ by a few bytes, so keep folding until it fits.
 	for _, level := range []fold{foldMessages, foldAll, foldGroup} {
-		for _, t := range order {
+		for _, i := range order {
 			if fits(size, lines, budget) {
 				break
 			}
+			t := m.turn(i)
 			if level == foldGroup && t.N == 0 {
 				continue // the preamble sits in the header; it cannot join a group
 			}
-			s0, l0 := measure(t)
+			s0, l0 := m.estimate(i)
 			prev := t.fold
 			t.fold = level
-			s1, l1 := measure(t)
+			s1, l1 := m.estimate(i)
 			if s1 >= s0 && l1 >= l0 {
 				t.fold = prev
 				continue
 			}
 			size, lines = size-s0+s1, lines-l0+l1
-			folded[t] = true
+			folded[i] = true
 		}
-		md = markdown(b, loc)
-		size, lines = len(md), bytes.Count(md, []byte("\n"))
+		size, lines = m.total()
 		if fits(size, lines, budget) {
-			return md, len(folded)
+			return markdown(b, loc), len(folded)
 		}
 	}
 	// The estimates were short: group one more turn at a time.
-	for _, t := range order {
+	for _, i := range order {
 		if fits(size, lines, budget) {
 			break
 		}
+		t := m.turn(i)
 		if t.N == 0 || t.fold == foldGroup {
 			continue
 		}
 		t.fold = foldGroup
-		folded[t] = true
-		md = markdown(b, loc)
-		size, lines = len(md), bytes.Count(md, []byte("\n"))
+		folded[i] = true
+		size, lines = m.total()
 	}
-	return md, len(folded)
+	return markdown(b, loc), len(folded)
+}
+
+// span is what a stretch of markdown (the header, a turn, a run of grouped
+// turns) costs, found by writing it once: its size without the dates its
+// times print, its lines, and the days of the times it prints. Whether a
+// time is printed with its date depends only on the day printed before it,
+// so the stretch's size after any day follows without writing it again.
+type span struct {
+	size, lines int
+	first, last string // days of the first and last time printed; "" for none
+	changes     int    // day changes from first to last
+}
+
+// after is the span's size when day is the last day printed before it, and
+// the last day printed after it.
+func (s span) after(day string) (int, string) {
+	n := s.size + s.changes*dateExtra
+	if s.first == "" {
+		return n, day
+	}
+	if s.first != day {
+		n += dateExtra
+	}
+	return n, s.last
+}
+
+// unitKey names a stretch of b's markdown as it is under the current folds:
+// turns [i, j) as one unit at fold f; i is -1 for the preamble written as a
+// turn (for estimates) and -2 for the header.
+type unitKey struct {
+	i, j int
+	f    fold
+}
+
+// measurer gives the size and lines of markdown(b, loc) without writing
+// it. Every stretch is written once (into scratch) by the writer itself and
+// kept as a span, so the text of b must not change while it is in use;
+// folds only select other spans.
+type measurer struct {
+	b       *Bottle
+	loc     *time.Location
+	start   string // the day the turns' time formatter starts with
+	spans   map[unitKey]span
+	scratch bytes.Buffer
+}
+
+func newMeasurer(b *Bottle, loc *time.Location) *measurer {
+	return &measurer{b: b, loc: loc, start: newTimeFmt(b, loc).last, spans: map[unitKey]span{}}
+}
+
+// turn is candidate i: b.Turns[i], or the preamble for -1.
+func (m *measurer) turn(i int) *Turn {
+	if i < 0 {
+		return &m.b.Preamble
+	}
+	return &m.b.Turns[i]
+}
+
+// span measures the stretch k, written by write.
+func (m *measurer) span(k unitKey, write func(w *bytes.Buffer, tf *timeFmt)) span {
+	if s, ok := m.spans[k]; ok {
+		return s
+	}
+	m.scratch.Reset()
+	tf := &timeFmt{loc: m.loc}
+	write(&m.scratch, tf)
+	s := span{size: m.scratch.Len() - tf.dated*dateExtra, lines: bytes.Count(m.scratch.Bytes(), []byte("\n")),
+		first: tf.first, last: tf.last, changes: max(tf.dated-1, 0)}
+	m.spans[k] = s
+	return s
+}
+
+// estimate is the size and lines of candidate i written alone as a turn,
+// after the day the turns start with; a grouped turn counts nothing, as its
+// run shares one line.
+func (m *measurer) estimate(i int) (int, int) {
+	t := m.turn(i)
+	if t.fold == foldGroup {
+		return 0, 0
+	}
+	s := m.span(unitKey{i, i + 1, t.fold}, func(w *bytes.Buffer, tf *timeFmt) { writeTurn(w, t, m.b.Mode, tf) })
+	size, _ := s.after(m.start)
+	return size, s.lines
+}
+
+// total is the size and lines of markdown(b, loc) under the current folds.
+func (m *measurer) total() (size, lines int) {
+	b := m.b
+	h := m.span(unitKey{-2, 0, b.Preamble.fold}, func(w *bytes.Buffer, _ *timeFmt) { writeHeader(w, b, m.loc) })
+	size, lines = h.size, h.lines
+	day := m.start
+	for i := 0; i < len(b.Turns); {
+		j := unitEnd(b.Turns, i)
+		unit := b.Turns[i:j]
+		s := m.span(unitKey{i, j, unit[0].fold}, func(w *bytes.Buffer, tf *timeFmt) { writeUnit(w, unit, b.Mode, tf) })
+		n, next := s.after(day)
+		size, lines, day = size+n, lines+s.lines, next
+		i = j
+	}
+	return size, lines
 }
 
 // writeGroup writes a run of grouped turns as one line of id ranges.
@@ -170,11 +274,7 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		return
 	}
 	if len(t.Reply) > 0 {
-		when := t.ReplyTime
-		if when.IsZero() {
-			when = t.Time
-		}
-		w.WriteString("- [#a" + n + "] Assistant (" + tf.format(when) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
+		w.WriteString("- [#a" + n + "] Assistant (" + tf.format(t.replyTime()) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
 	}
 }
 
@@ -255,18 +355,18 @@ func idRanges(ids []string) string {
 const keepFullDigests = 8
 
 // shortenDigests keeps tool digests from outweighing the conversation they
-// replace: while the bottle is over a tenth of the conversation (or, when
-// the verbatim text alone is more, over 125 % of that text), the oldest
-// digest lines are shortened — tool, a short salient part and the outcome.
-// Verbatim text is never touched here; every id still expands.
-func shortenDigests(b *Bottle, loc *time.Location, md []byte) []byte {
+// replace: while the bottle (size bytes) is over a tenth of the conversation
+// (or, when the verbatim text alone is more, over 125 % of that text), the
+// oldest digest lines are shortened — tool, a short salient part and the
+// outcome. Verbatim text is never touched here; every id still expands. It
+// reports whether it shortened any.
+func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	if b.ConvTokens == 0 {
-		return md
+		return false
 	}
 	target := max(b.ConvTokens/10, b.TextTokens*5/4)
-	size := len(md)
 	if EstimateTokens(size) <= target {
-		return md
+		return false
 	}
 	var items []*Item
 	collect := func(t *Turn) {
@@ -280,14 +380,23 @@ func shortenDigests(b *Bottle, loc *time.Location, md []byte) []byte {
 	for i := range b.Turns {
 		collect(&b.Turns[i])
 	}
+	// A line is measured by writing it, so the measure is the line.
 	tf := newTimeFmt(b, loc)
+	var line bytes.Buffer
+	lineLen := func(it *Item) int {
+		line.Reset()
+		writeItem(&line, it, tf)
+		return line.Len()
+	}
+	shortened := false
 	for i := 0; i+keepFullDigests < len(items) && EstimateTokens(size) > target; i++ {
 		it := items[i]
-		full := len(itemLine(*it, tf))
+		full := lineLen(it)
 		it.short = true
-		size -= full - len(itemLine(*it, tf))
+		size -= full - lineLen(it)
+		shortened = true
 	}
-	return markdown(b, loc)
+	return shortened
 }
 
 // shortDigest shortens a digest "<Tool>: <salient> — <outcome>": a path

@@ -26,18 +26,32 @@ func markdownSerial(b *Bottle, loc *time.Location) []byte {
 // writeTurns writes a run of turns, a run of grouped turns as one line. A
 // run of grouped turns must not continue past the end of turns.
 func writeTurns(w *bytes.Buffer, turns []Turn, mode Mode, tf *timeFmt) {
-	for i := 0; i < len(turns); i++ {
-		if turns[i].fold == foldGroup {
-			j := i
-			for j+1 < len(turns) && turns[j+1].fold == foldGroup {
-				j++
-			}
-			writeGroup(w, turns[i:j+1], mode, tf)
-			i = j
-			continue
-		}
-		writeTurn(w, &turns[i], mode, tf)
+	for i := 0; i < len(turns); {
+		j := unitEnd(turns, i)
+		writeUnit(w, turns[i:j], mode, tf)
+		i = j
 	}
+}
+
+// unitEnd is the end of the unit of markdown that starts at turns[i]: a
+// run of grouped turns is one line, any other turn stands alone.
+func unitEnd(turns []Turn, i int) int {
+	j := i + 1
+	if turns[i].fold == foldGroup {
+		for j < len(turns) && turns[j].fold == foldGroup {
+			j++
+		}
+	}
+	return j
+}
+
+// writeUnit writes a unit of turns as unitEnd delimits it.
+func writeUnit(w *bytes.Buffer, unit []Turn, mode Mode, tf *timeFmt) {
+	if unit[0].fold == foldGroup {
+		writeGroup(w, unit, mode, tf)
+		return
+	}
+	writeTurn(w, &unit[0], mode, tf)
 }
 
 // sizeHint is about the size of the bottle's markdown, a little more when
@@ -200,11 +214,7 @@ func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		w.WriteString("\n---\n")
 		return
 	}
-	when := t.ReplyTime
-	if when.IsZero() {
-		when = t.Time
-	}
-	w.WriteString("\n**Assistant** (" + tf.format(when) + ")\n\n")
+	w.WriteString("\n**Assistant** (" + tf.format(t.replyTime()) + ")\n\n")
 	if len(t.Reply) == 0 {
 		w.WriteString(noReply + "\n")
 	}

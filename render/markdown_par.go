@@ -11,8 +11,8 @@ import (
 // Large bottles are written in two halves at once. The halves are joined
 // byte for byte as the serial writer would have written them: the only state
 // carried from turn to turn is the date the time formatter printed last,
-// and the second half starts with the date the first half leaves, worked out
-// from the turns before the split.
+// and the second half starts with the date the first half leaves, which it
+// learns by writing the turns just before the split itself (see dayBefore).
 const (
 	parMinTurns = 64
 	parMinBytes = 512 << 10
@@ -22,8 +22,7 @@ const (
 var parallelMarkdown = true
 
 // markdownPar writes b in two halves concurrently. ok is false when b is
-// small, only one CPU is available, or the time state at the split cannot
-// be worked out; the caller then writes b serially.
+// small or only one CPU is available; the caller then writes b serially.
 func markdownPar(b *Bottle, loc *time.Location) (md []byte, ok bool) {
 	n := len(b.Turns)
 	if !parallelMarkdown || n < parMinTurns || runtime.GOMAXPROCS(0) < 2 {
@@ -59,10 +58,6 @@ func markdownSplit(b *Bottle, loc *time.Location, s, hint1, hint2 int) (md []byt
 	if b.Turns[s-1].fold == foldGroup && b.Turns[s].fold == foldGroup {
 		return nil, false
 	}
-	last, ok := dayBefore(b, loc, s)
-	if !ok {
-		return nil, false
-	}
 	hint1 += hint1 / 16
 	hint2 += hint2 / 16
 	// One allocation for both halves: the first writes at the start (it
@@ -77,7 +72,10 @@ func markdownSplit(b *Bottle, loc *time.Location, s, hint1, hint2 int) (md []byt
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		pc.Try(func() { writeTurns(w2, b.Turns[s:], b.Mode, &timeFmt{loc: loc, last: last}) })
+		pc.Try(func() {
+			tf := &timeFmt{loc: loc, last: dayBefore(w2, b, loc, s)}
+			writeTurns(w2, b.Turns[s:], b.Mode, tf)
+		})
 	}()
 	writeHeader(w1, b, loc)
 	writeTurns(w1, b.Turns[:s], b.Mode, newTimeFmt(b, loc))
@@ -93,75 +91,28 @@ func markdownSplit(b *Bottle, loc *time.Location, s, hint1, hint2 int) (md []byt
 }
 
 // dayBefore is the date (timeFmt.last) the time formatter holds after
-// writing b.Turns[:s]: the day of the last non-zero time the turns print,
-// or the starting state when they print none. ok is false when a turn
-// before the split is grouped (its times are not worked out here).
-func dayBefore(b *Bottle, loc *time.Location, s int) (day string, ok bool) {
-	for i := s - 1; i >= 0; i-- {
-		t := &b.Turns[i]
-		if t.fold == foldGroup {
-			return "", false
+// writing b.Turns[:s]. After a time that is not zero is printed, the
+// formatter holds its day whatever it held before, so it is enough to write
+// the turns before the split, the last first, until one prints such a time;
+// with none, it is the starting state. The turns are written by writeTurns
+// itself, into scratch (which is left empty), so that nothing here has to
+// follow the markdown's layout. In practice one turn is written.
+func dayBefore(scratch *bytes.Buffer, b *Bottle, loc *time.Location, s int) string {
+	for hi := s; hi > 0; {
+		// A run of grouped turns is written as one line, so as one unit.
+		lo := hi - 1
+		for lo > 0 && b.Turns[lo].fold == foldGroup && b.Turns[lo-1].fold == foldGroup {
+			lo--
 		}
-		if at, found := lastPrinted(t, b.Mode); found {
-			return at.In(loc).Format("2006-01-02"), true
+		tf := &timeFmt{loc: loc}
+		writeTurns(scratch, b.Turns[lo:hi], b.Mode, tf)
+		scratch.Reset()
+		if tf.last != "" {
+			return tf.last
 		}
+		hi = lo
 	}
-	return newTimeFmt(b, loc).last, true
-}
-
-// lastPrinted is the last non-zero time writeTurn passes to timeFmt.format
-// for t (not grouped), following writeTurn and writeFolded in reverse.
-func lastPrinted(t *Turn, mode Mode) (time.Time, bool) {
-	if t.fold == foldNone {
-		if mode != ModeReconstructed {
-			// The Assistant heading is always written.
-			when := t.ReplyTime
-			if when.IsZero() {
-				when = t.Time
-			}
-			if !when.IsZero() {
-				return when, true
-			}
-		}
-		if at, ok := lastItemTime(t.Happened); ok {
-			return at, true
-		}
-		for i := len(t.MidTurn) - 1; i >= 0; i-- {
-			if !t.MidTurn[i].Time.IsZero() {
-				return t.MidTurn[i].Time, true
-			}
-		}
-		return t.Time, !t.Time.IsZero()
-	}
-	// writeFolded.
-	if mode != ModeReconstructed && len(t.Reply) > 0 {
-		when := t.ReplyTime
-		if when.IsZero() {
-			when = t.Time
-		}
-		if !when.IsZero() {
-			return when, true
-		}
-	}
-	if t.fold < foldAll {
-		if at, ok := lastItemTime(t.Happened); ok {
-			return at, true
-		}
-	}
-	if userText(t) != "" || t.N > 0 {
-		return t.Time, !t.Time.IsZero()
-	}
-	return time.Time{}, false
-}
-
-// lastItemTime is the last non-zero time itemLine prints for items.
-func lastItemTime(items []Item) (time.Time, bool) {
-	for i := len(items) - 1; i >= 0; i-- {
-		if it := &items[i]; itemPrintsTime(it) && !it.Time.IsZero() {
-			return it.Time, true
-		}
-	}
-	return time.Time{}, false
+	return newTimeFmt(b, loc).last
 }
 
 // sameStart reports whether a and b start at the same byte of memory.

@@ -1,0 +1,50 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// TestMeasurer checks that the measurer's size and lines are those of the
+// markdown, for random folds and across midnights, as folds change under
+// it, and with shortened digests.
+func TestMeasurer(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	locs := []*time.Location{time.UTC, time.FixedZone("X", -7*3600-30*60), time.FixedZone("Y", 13*3600)}
+	for iter := 0; iter < 500; iter++ {
+		mode := ModeFull
+		if iter%3 == 1 {
+			mode = ModeReconstructed
+		}
+		b := randBottle(r, 1+r.IntN(40), mode, iter%2 == 1)
+		loc := locs[iter%len(locs)]
+		m := newMeasurer(b, loc)
+		check := func(what string) {
+			t.Helper()
+			md := markdown(b, loc)
+			size, lines := m.total()
+			if size != len(md) || lines != bytes.Count(md, []byte("\n")) {
+				t.Fatalf("iter %d, %s: measured %d bytes, %d lines; the markdown has %d, %d", iter, what, size, lines, len(md), bytes.Count(md, []byte("\n")))
+			}
+		}
+		check("as built")
+		for k := 0; k < 5; k++ {
+			tu := &b.Turns[r.IntN(len(b.Turns))]
+			tu.fold = fold(r.IntN(int(foldGroup) + 1))
+			if r.IntN(4) == 0 {
+				b.Preamble.fold = fold(r.IntN(int(foldGroup)))
+			}
+			check(fmt.Sprintf("refold %d", k))
+		}
+		for i := range b.Turns {
+			for k := range b.Turns[i].Happened {
+				b.Turns[i].Happened[k].short = true
+			}
+		}
+		m = newMeasurer(b, loc)
+		check("shortened")
+	}
+}
