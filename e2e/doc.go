@@ -20,5 +20,6 @@
 // (BOTTLE_E2E_NETNS=auto|on|off). BOTTLE_E2E_KEEP=DIR keeps each scratch
 // world (home, project, bottles, Claude Code's stream and debug log, every
 // request the mock got) for a look after a failure. The package has no code
-// outside its tests.
+// outside its tests; they drive the built binaries only, as Claude Code does,
+// and import nothing of bottle's but the fixture databases (memtest).
 package e2e

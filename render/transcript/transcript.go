@@ -311,7 +311,7 @@ func sizeHint(r io.Reader) int64 {
 // chunkSize is the size of the read buffers, each scanned by one worker.
 var chunkSize = 256 << 10
 
-// maxKeptBuffer: a buffer grown for a long line is reused up to this size.
+// maxKeptBuffer is the largest buffer (grown for a long line) that is reused.
 const maxKeptBuffer = 4 << 20
 
 // chunk is a run of whole lines and, once scanned, their records.
@@ -705,7 +705,7 @@ type parser struct {
 	capture  map[int]*ToolDetail
 	// captureTool also captures the calls of the tools it accepts.
 	captureTool func(name string) bool
-	// speculate: workers digest tool calls whose tool_use they saw in the
+	// speculate lets workers digest tool calls whose tool_use they saw in the
 	// same chunk (not when calls are captured).
 	speculate bool
 	cwd       atomic.Pointer[string] // t.Cwd once known, for the workers
