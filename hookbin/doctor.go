@@ -65,7 +65,7 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 	project := flags.String("project", "", "project `DIR` whose project and local settings are checked (default: the current directory)")
 	flags.Usage = func() {
 		fmt.Fprint(stdout, doctorUsage)
-		flags.PrintDefaults()
+		printFlags(stdout, flags)
 	}
 	pos, err := parseArgs(flags, args)
 	if err != nil {

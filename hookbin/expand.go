@@ -20,7 +20,7 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 		fmt.Fprintln(stdout, "usage: hookbin expand ID... [--session S] [--transcript P] [--db P]")
 		fmt.Fprintln(stdout, "\nPrints the full record behind bottle ids: observations (102401 or #102401), tool calls (t17),")
 		fmt.Fprintln(stdout, "a turn's user words (u3) or its assistant reply (a3). Private text is stripped.")
-		fs.PrintDefaults()
+		printFlags(stdout, fs)
 	}
 	ids, err := parseArgs(fs, args)
 	if err != nil {

@@ -156,7 +156,7 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 				"A Claude Code hook: reads the hook's JSON payload on stdin, always exits 0, and logs each\n"+
 				"run to <claude-mem data>/logs/bottle.log. Flags:\n", h.name, h.about)
 			flags.SetOutput(stdout)
-			flags.PrintDefaults()
+			printFlags(stdout, flags)
 			return nil
 		}
 		entry.Outcome = "error: " + err.Error()

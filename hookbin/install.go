@@ -74,7 +74,7 @@ func parseInstallFlags(name string, args []string, stdout io.Writer) (cfg instal
 	}
 	fs.Usage = func() {
 		fmt.Fprint(stdout, text)
-		fs.PrintDefaults()
+		printFlags(stdout, fs)
 	}
 	pos, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {

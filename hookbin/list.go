@@ -19,7 +19,7 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: hookbin list [--project DIR] [--db P]")
 		fmt.Fprintln(stdout, "\nLists every session with a transcript and/or claude-mem records: the mode it renders in, last activity, counts and first prompt.")
-		fs.PrintDefaults()
+		printFlags(stdout, fs)
 	}
 	pos, err := parseArgs(fs, args)
 	if err != nil {

@@ -26,7 +26,7 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--example]")
 		fmt.Fprintln(stdout, "\nRenders a session's bottle into the bottles dir ($BOTTLE_DIR, else <claude-mem data>/bottles) and prints its path.")
-		fs.PrintDefaults()
+		printFlags(stdout, fs)
 	}
 	pos, err := parseArgs(fs, args)
 	if err != nil {

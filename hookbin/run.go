@@ -89,11 +89,20 @@ func versionString() string {
 }
 
 // parseArgs parses flags that may stand before or after positional
-// arguments, and returns the positional ones. "--" ends flag parsing.
+// arguments, and returns the positional ones. "--" ends flag parsing. A
+// parse error comes back as the error alone (the caller prints one line on
+// stderr); -h or --help prints fs.Usage and returns flag.ErrHelp.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	help, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	defer func() { fs.Usage = help; fs.SetOutput(out) }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) && help != nil {
+				help()
+			}
 			return nil, err
 		}
 		args = fs.Args()
@@ -114,4 +123,21 @@ func flagError(err error) error {
 		return nil
 	}
 	return exitError{code: 2, msg: strings.TrimSpace(err.Error())}
+}
+
+// printFlags lists fs's flags as the usage lines spell them (--name), each
+// with its value's name and its default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "\nFlags:")
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			usage += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", line, usage)
+	})
 }
