@@ -228,7 +228,7 @@ func TestDoctorProblems(t *testing.T) {
 			setup: func(t *testing.T, w *doctorWorld) {
 				w.hook(t, "session-start", "garbage")
 			},
-			want: []string{"! last hook run: ", "session-start: error: parse payload", "— see ", filepath.Join("mem", "logs", "bottle.log")},
+			want: []string{"! last hook run: ", "session-start: error: payload is not JSON", "— see ", filepath.Join("mem", "logs", "bottle.log")},
 		},
 		{
 			name: "CorruptDB",

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"bottle/render"
 	"bottle/render/locate"
@@ -29,11 +30,33 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 	if len(ids) == 0 {
 		return exitError{code: 2, msg: "expand needs at least one id (run hookbin expand --help)"}
 	}
-	src, err := locate.Find(env, *session, *transcript, *db)
+	// The session: the given one, else the current one of the working
+	// directory's project (as the MCP tool guesses it), said either way.
+	id, how := *session, "given"
+	if id == "" && *transcript != "" {
+		how = "none given: the ids are read from the transcript given"
+	}
+	if id == "" && *transcript == "" {
+		cwd, _ := os.Getwd()
+		if cid, p, err := locate.Current(ctx, env, cwd); err == nil {
+			id, how = cid, "none given: the newest transcript of "+cwd+"; pass --session ID for another"
+			if p == "" {
+				how = "none given: the newest claude-mem session of " + cwd + "; pass --session ID for another"
+			}
+		} else {
+			how = "none given and none found for " + cwd + ": observations are looked up in every session; pass --session ID"
+		}
+	}
+	src, err := locate.Find(env, id, *transcript, *db)
 	if err != nil {
 		return err
 	}
-	o := render.ExpandOptions{SessionID: *session, TranscriptPath: src.Transcript, DBPath: src.DB}
+	shown := id
+	if shown == "" {
+		shown = "-"
+	}
+	fmt.Fprintf(stdout, "session: %s (%s)\n\n", shown, how)
+	o := render.ExpandOptions{SessionID: id, TranscriptPath: src.Transcript, DBPath: src.DB}
 	exps, err := render.Expand(ctx, o, ids)
 	if err != nil {
 		return err
@@ -53,8 +76,8 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 			fmt.Fprintln(stdout)
 		}
 	}
-	if missing == len(exps) {
-		return exitError{code: 1}
+	if missing > 0 {
+		return exitError{code: 1, msg: fmt.Sprintf("%d of %d ids not expanded (the reasons are above)", missing, len(exps))}
 	}
 	return nil
 }

@@ -299,9 +299,40 @@ func readPayload(r io.Reader) (hookPayload, error) {
 		return p, errors.New("empty payload on stdin")
 	}
 	if err := json.Unmarshal(data, &p); err != nil {
-		return p, fmt.Errorf("parse payload: %w", err)
+		return p, payloadError(err)
 	}
 	return p, nil
+}
+
+// payloadError says in words what is wrong with a payload that does not
+// decode, for the log line of someone who piped the wrong thing in.
+func payloadError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("payload is not JSON: %v (at byte %d); Claude Code sends one JSON object", syn, syn.Offset)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Errorf("payload is a JSON %s, not the JSON object Claude Code sends", typ.Value)
+	case errors.As(err, &typ):
+		return fmt.Errorf("payload field %q is a JSON %s, not a %s", typ.Field, typ.Value, jsonKind(typ.Type.Kind().String()))
+	}
+	return fmt.Errorf("payload does not decode: %v", err)
+}
+
+// jsonKind names a Go kind as JSON would.
+func jsonKind(kind string) string {
+	switch kind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "map", "struct":
+		return "object"
+	case "slice", "array":
+		return "array"
+	}
+	return "number"
 }
 
 // sessionStart renders the bottle after a compaction and answers with the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,9 +40,10 @@ func TestListAndExpand(t *testing.T) {
 	if strings.Contains(out, "SECRET") {
 		t.Errorf("list leaks private text:\n%s", out)
 	}
+	// Good ids are printed; the bad one makes expand exit 1.
 	out, _, err = runCmd(t, env, "expand", "t1", "u1", "--session", "s-basic", "a1", "t9")
-	if err != nil {
-		t.Fatal(err)
+	if code := exitCode(err, io.Discard); code != 1 {
+		t.Errorf("expand with one unknown id: exit %d (%v), want 1", code, err)
 	}
 	for _, s := range []string{"## [#t1]\ntool: Glob", "## [#u1]\nList the Go files", "## [#a1]\nI'll look.", "## [#t9] not expanded: no such tool call"} {
 		if !strings.Contains(out, s) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -37,20 +38,26 @@ Commands:
   expand ID... [--session S]   print the full record behind [#id]s
   install / uninstall          register bottle's hooks and MCP server in Claude Code
   doctor                       check what is found, registered and working
-  --version                    print the version
+  version (-v, --version)      print the version
 
 Run "hookbin <command> --help" for a command's flags.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return exitError{code: 2}
+		return exitError{code: 2, msg: "no command given (run hookbin --help for the commands)"}
 	}
 	env := locate.OSEnv()
 	cmd, rest := args[0], args[1:]
+	if f, ok := stdin.(*os.File); ok && hooks[cmd] && isTerminal(f) && !askedForHelp(rest) {
+		// Run by hand: a hook would wait its whole deadline for a payload
+		// nobody types.
+		fmt.Fprintf(stderr, "hookbin %s is a Claude Code hook: it reads the hook's JSON payload on stdin "+
+			"(e.g. echo '{\"session_id\":\"ID\",\"source\":\"compact\"}' | hookbin session-start); see hookbin %s --help\n", cmd, cmd)
+		return nil
+	}
 	switch cmd {
-	case "--version", "-version", "version":
+	case "-v", "--version", "-version", "version":
 		fmt.Fprintln(stdout, "hookbin "+versionString())
 		return nil
 	case "-h", "--help", "help":
@@ -75,7 +82,37 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "doctor":
 		return runDoctor(ctx, rest, env, stdout)
 	}
-	return fmt.Errorf("unknown command %q (run hookbin --help)", cmd)
+	return exitError{code: 2, msg: fmt.Sprintf("unknown command %q (run hookbin --help for the commands)", cmd)}
+}
+
+// hooks are the subcommands Claude Code runs as hooks.
+var hooks = map[string]bool{"session-start": true, "stop": true, "session-end": true}
+
+// askedForHelp reports whether args hold -h or --help.
+func askedForHelp(args []string) bool {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			return true
+		}
+	}
+	return false
+}
+
+// exitCode reports err as the process ends: nothing for success, else one
+// line on stderr, and the exit status (0 success, 1 failure, 2 usage).
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	code, msg := 1, err.Error()
+	var ex exitError
+	if errors.As(err, &ex) {
+		code, msg = ex.code, ex.msg
+	}
+	if msg != "" {
+		fmt.Fprintln(stderr, "hookbin: "+strings.Join(strings.Fields(msg), " "))
+	}
+	return code
 }
 
 func versionString() string {
