@@ -12,6 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"bottle/render"
 )
 
 // moduleImports are the in-module packages each package may import (its
@@ -172,5 +176,30 @@ func TestArchitectureMap(t *testing.T) {
 	}
 	for name := range listed {
 		t.Errorf("the README's architecture table lists %s, which is not a package", name)
+	}
+}
+
+// TestREADMEExample: the README's sample bottle is what
+// `hookbin render --example` prints.
+func TestREADMEExample(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "\n## What a bottle looks like\n")
+	if !ok {
+		t.Fatal("README has no ## What a bottle looks like section")
+	}
+	_, block, ok := strings.Cut(after, "\n````markdown\n")
+	if !ok {
+		t.Fatal("the section has no ````markdown block")
+	}
+	block, _, _ = strings.Cut(block, "````\n")
+	want, err := render.Example()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block != string(want) {
+		t.Errorf("the README's sample bottle differs from render.Example():\n%s", cmp.Diff(string(want), block))
 	}
 }
