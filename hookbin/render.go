@@ -23,8 +23,10 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	db := fs.String("db", "", "claude-mem database `path` (default: <claude-mem data>/claude-mem.db when it exists)")
 	budget := fs.Int("budget", render.DefaultBudgetTokens, "fold the oldest turns to fit `N` estimated tokens; 0 renders everything")
 	example := fs.Bool("example", false, "print the bottle of the example session embedded in hookbin")
+	verbose := fs.Bool("verbose", false, "say on stderr how many transcript lines were read, and how many skipped and why")
+	force := fs.Bool("force", false, "render a --transcript in which no entry carries the session id given")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--example]")
+		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--verbose] [--force] [--example]")
 		fmt.Fprintln(stdout, "\nRenders a session's bottle into the bottles dir ($BOTTLE_DIR, else <claude-mem data>/bottles) and prints its path.")
 		printFlags(stdout, fs)
 	}
@@ -46,7 +48,10 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	if len(pos) > 1 {
 		return exitError{code: 2, msg: "render takes one session id or transcript file (run hookbin render --help)"}
 	}
-	o := render.Options{TranscriptPath: *transcript, DBPath: *db, BudgetTokens: *budget, NoBudget: *budget <= 0}
+	if *budget < 0 {
+		return exitError{code: 2, msg: "--budget must be 0 (everything) or a positive token count"}
+	}
+	o := render.Options{TranscriptPath: *transcript, DBPath: *db, BudgetTokens: *budget, NoBudget: *budget == 0}
 	if len(pos) == 1 {
 		arg := pos[0]
 		if strings.HasSuffix(arg, ".jsonl") || strings.ContainsAny(arg, `/\`) {
@@ -61,6 +66,18 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	if o.SessionID == "" && o.TranscriptPath == "" {
 		return exitError{code: 2, msg: "render needs a session id, a FILE.jsonl or --example (run hookbin render --help)"}
 	}
+	// A file named here is meant to be a transcript, of the session named if
+	// one is. The transcript found by id is Claude Code's own and may still
+	// be empty at the very start of a session, as the hooks expect.
+	o.RequireEntries = o.TranscriptPath != ""
+	o.RequireSession = o.TranscriptPath != "" && !*force
+	if *db != "" {
+		// The default database may be absent (standalone mode); one named
+		// on the command line is meant to be read.
+		if _, err := os.Stat(*db); errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("claude-mem database %s does not exist", *db)
+		}
+	}
 	src, err := locate.Find(env, o.SessionID, o.TranscriptPath, o.DBPath)
 	if err != nil {
 		return err
@@ -69,25 +86,40 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	fitMemory(o.TranscriptPath)
 	res, err := render.Render(ctx, o)
 	if err != nil {
-		if errors.Is(err, locate.ErrNoTranscript) {
+		switch {
+		case errors.Is(err, locate.ErrNoTranscript):
 			return fmt.Errorf("%w (pass the file with --transcript)", err)
+		case errors.Is(err, render.ErrOtherSession):
+			return fmt.Errorf("%w (--force renders it anyway)", err)
 		}
 		return err
 	}
 	switch *out {
 	case "-":
 		_, err = stdout.Write(res.Markdown)
-		return err
 	case "":
-		path, err := bottles.Write(env.BottlesDir(), res.SessionID, res.Markdown)
-		if err != nil {
-			return err
+		var path string
+		if path, err = bottles.Write(env.BottlesDir(), res.SessionID, res.Markdown); err == nil {
+			fmt.Fprintln(stdout, path)
 		}
-		fmt.Fprintln(stdout, path)
-		return nil
 	default:
-		return writeOut(*out, res.Markdown, stdout)
+		err = writeOut(*out, res.Markdown, stdout)
 	}
+	if err != nil {
+		return err
+	}
+	// What the bottle alone does not tell, on stderr: stdout holds only
+	// the bottle or its path.
+	if res.IDFromEntries {
+		fmt.Fprintf(stderr, "hookbin: session id %s taken from the transcript's entries (its name is not a session id)\n", res.SessionID)
+	}
+	if *verbose && res.TranscriptPath != "" {
+		fmt.Fprintf(stderr, "hookbin: read %s: %s\n", res.TranscriptPath, res.Diag)
+	}
+	if res.OverBudget != "" {
+		fmt.Fprintln(stderr, "hookbin: "+res.OverBudget)
+	}
+	return nil
 }
 
 // writeOut writes a bottle to an explicit --out path.

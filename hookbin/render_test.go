@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +143,122 @@ func TestVersionAndHelp(t *testing.T) {
 	var ex exitError
 	if _, _, err := runCmd(t, nil); !errors.As(err, &ex) || ex.code != 2 {
 		t.Errorf("no args: error = %v, want exit status 2", err)
+	}
+}
+
+// TestRenderRefusals: what used to succeed silently — a file that is not a
+// transcript, a negative budget, a database that does not exist, the
+// transcript of another session — is refused with one line.
+func TestRenderRefusals(t *testing.T) {
+	home, env := scratchEnv(t)
+	write := func(name string, data []byte) string {
+		t.Helper()
+		p := filepath.Join(home, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	random := make([]byte, 4096)
+	for i := range random {
+		random[i] = byte(i*7919 + i/13) // not a line of JSON anywhere
+	}
+	// An ELF binary; not this test's own, whose string constants include
+	// transcript lines.
+	binary := "/bin/true"
+	if _, err := os.Stat(binary); err != nil {
+		binary = write("fake-elf", append([]byte("\x7fELF\x02\x01\x01\n"), random...))
+	}
+	basic, err := os.ReadFile(filepath.Join("..", "render", "testdata", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := write("basic.jsonl", basic)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"RandomBytes", []string{"render", write("random.bin", random), "--out", "-"}, 1, "not a Claude Code transcript: 0 of "},
+		{"Passwd", []string{"render", write("passwd", []byte("root:x:0:0:root:/root:/bin/bash\n")), "--out", "-"}, 1,
+			"not a Claude Code transcript: 0 of 1 lines are transcript entries"},
+		{"Binary", []string{"render", "--transcript", binary, "--out", "-"}, 1, "not a Claude Code transcript: 0 of "},
+		{"EmptyFile", []string{"render", write("empty.jsonl", nil), "--out", "-"}, 1, "not a Claude Code transcript: 0 of 0 lines"},
+		{"NegativeBudget", []string{"render", tp, "--budget", "-1"}, 2, "--budget must be 0"},
+		{"MissingDB", []string{"render", tp, "--out", "-", "--db", filepath.Join(home, "nope.db")}, 1, "nope.db does not exist"},
+		{"OtherSession", []string{"render", "other-1", "--transcript", tp, "--out", "-"}, 1,
+			"transcript of another session: no entry of " + tp + " carries that id (the first carries 11111111-2222-4333-8444-555555555555) (--force renders it anyway)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := runCmd(t, env, tt.args...)
+			if got := exitCode(err, io.Discard); got != tt.code || err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("run(%q): exit %d, error %v; want exit %d with %q", tt.args, got, err, tt.code, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") || out != "" {
+				t.Errorf("error %q is not one line, or stdout %.80q is not empty", err, out)
+			}
+		})
+	}
+}
+
+// TestRenderSaysSo: what the bottle alone does not tell goes to stderr,
+// one line each, and stdout keeps the bottle alone.
+func TestRenderSaysSo(t *testing.T) {
+	home, env := scratchEnv(t)
+	basic, err := os.ReadFile(filepath.Join("..", "render", "testdata", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "11111111-2222-4333-8444-555555555555"
+	tp := filepath.Join(home, "basic.jsonl")
+	odd := filepath.Join(home, "not an id.jsonl")
+	for _, p := range []string{tp, odd} {
+		if err := os.WriteFile(p, basic, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	malformed := filepath.Join("..", "render", "testdata", "malformed.jsonl")
+	os.WriteFile(filepath.Join(home, "empty.db"), nil, 0o600)
+	tests := []struct {
+		name   string
+		args   []string
+		stdout string   // a piece of it
+		stderr []string // its lines, in order (pieces of them)
+	}{
+		{"Plain", []string{"render", tp, "--out", "-"}, "# Session bottle — basic\n", nil},
+		{"IDFromEntries", []string{"render", odd, "--out", "-"}, "# Session bottle — " + id + "\n",
+			[]string{"hookbin: session id " + id + " taken from the transcript's entries"}},
+		{"Verbose", []string{"render", malformed, "--out", "-", "--verbose"}, "Survive bad lines.",
+			[]string{"hookbin: read " + malformed + ": 7 lines, 2 entries, 3 malformed, 1 of unknown type, torn final line"}},
+		{"OverBudget", []string{"render", tp, "--out", "-", "--budget", "10"}, "\n## Notes\n\n- over budget: ",
+			[]string{"hookbin: over budget: the bottle stays at about "}},
+		{"Forced", []string{"render", "other-1", "--transcript", tp, "--out", "-", "--force"}, "# Session bottle — other-1\n", nil},
+		{"SameSession", []string{"render", id, "--transcript", tp, "--out", "-"}, "# Session bottle — " + id + "\n", nil},
+		{"DBGiven", []string{"render", tp, "--out", "-", "--db", filepath.Join(home, "empty.db")}, "# Session bottle — basic\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, err := runCmd(t, env, tt.args...)
+			if err != nil {
+				t.Fatalf("run(%q): %v", tt.args, err)
+			}
+			if !strings.Contains(out, tt.stdout) || strings.Contains(out, "hookbin:") {
+				t.Errorf("stdout %.200q, want the bottle with %q", out, tt.stdout)
+			}
+			lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+			if errOut == "" {
+				lines = nil
+			}
+			if len(lines) != len(tt.stderr) {
+				t.Fatalf("stderr %q, want %d lines like %q", errOut, len(tt.stderr), tt.stderr)
+			}
+			for i, l := range lines {
+				if !strings.Contains(l, tt.stderr[i]) {
+					t.Errorf("stderr line %d %q, want it to contain %q", i, l, tt.stderr[i])
+				}
+			}
+		})
 	}
 }

@@ -38,15 +38,18 @@ func fits(size, lines, budget int) bool {
 // turns first: their messages to one line each, then their activity lines
 // to one line of ids. The header, the Original request, the last turn (the
 // last prompt and the final assistant message) are never folded. It returns
-// the markdown and how many turns it folded. budget <= 0 renders everything.
+// the markdown, how many turns it folded and, when the bottle is still
+// over budget with every fold made, a note saying so, which it also adds to
+// b.Notes (a reader would otherwise take the budget for met). budget <= 0
+// renders everything.
 //
 // The markdown is written first (most bottles fit as they are) and then
 // once more only at the end: the folds on the way are measured (see
 // measurer).
-func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int) {
+func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) {
 	md := markdown(b, loc)
 	if budget <= 0 {
-		return md, 0
+		return md, 0, ""
 	}
 	m := newMeasurer(b, loc)
 	size, lines := len(md), bytes.Count(md, []byte("\n"))
@@ -58,7 +61,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int) {
 		if md == nil {
 			md = markdown(b, loc)
 		}
-		return md, 0
+		return md, 0, ""
 	}
 	// Candidates, oldest first: the preamble (-1), then every turn but the
 	// last.
@@ -94,7 +97,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int) {
 		}
 		size, lines = m.total()
 		if fits(size, lines, budget) {
-			return markdown(b, loc), len(folded)
+			return markdown(b, loc), len(folded), ""
 		}
 	}
 	// The estimates were short: group one more turn at a time.
@@ -110,7 +113,27 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int) {
 		folded[i] = true
 		size, lines = m.total()
 	}
-	return markdown(b, loc), len(folded)
+	note := ""
+	if !fits(size, lines, budget) {
+		note = overBudgetNote(size, lines, budget)
+		b.Notes = append(b.Notes, note)
+	}
+	return markdown(b, loc), len(folded), note
+}
+
+// overBudgetNote says which limits a bottle of size bytes and lines
+// exceeds with every fold made. The note itself adds a little to the
+// bottle, hence "about".
+func overBudgetNote(size, lines, budget int) string {
+	var over []string
+	if tokens := EstimateTokens(size); tokens > budget {
+		over = append(over, fmt.Sprintf("about %d estimated tokens against a budget of %d", tokens, budget))
+	}
+	if lines > MaxLines {
+		over = append(over, fmt.Sprintf("about %d lines against at most %d", lines, MaxLines))
+	}
+	return "over budget: the bottle stays at " + strings.Join(over, " and ") +
+		" with every earlier turn folded (the header, the original request and the last turn never fold)"
 }
 
 // span is what a stretch of markdown (the header, a turn, a run of grouped

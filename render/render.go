@@ -39,6 +39,17 @@ type Options struct {
 	BudgetTokens int
 	// NoBudget renders every turn in full, whatever BudgetTokens says.
 	NoBudget bool
+	// RequireEntries refuses, with [ErrNotTranscript], a transcript none of
+	// whose lines is a transcript entry: a file named by hand that is not
+	// one. The hooks leave it unset, as a session's transcript may still
+	// be empty at its very start.
+	RequireEntries bool
+	// RequireSession refuses, with [ErrOtherSession], a transcript in which
+	// entries carry session ids but no main-thread entry carries SessionID:
+	// the file of another session. A transcript named after SessionID is
+	// never refused, as the file name is the key (a resumed session's file
+	// also holds the ids it resumed).
+	RequireSession bool
 	// Now is the render time written in the header (zero = time.Now()).
 	Now time.Time
 	// Location is the zone of the times shown (nil = time.Local).
@@ -48,6 +59,14 @@ type Options struct {
 // ErrNothingToRender means that neither a transcript nor stored records of
 // the session exist.
 var ErrNothingToRender = errors.New("nothing to render: no transcript and no stored prompts or observations")
+
+// ErrNotTranscript means that a file holds no transcript entry at all
+// (Options.RequireEntries).
+var ErrNotTranscript = errors.New("not a Claude Code transcript")
+
+// ErrOtherSession means that a transcript holds entries of other sessions
+// only (Options.RequireSession).
+var ErrOtherSession = errors.New("transcript of another session")
 
 // DefaultBudgetTokens is the default bottle budget in estimated tokens.
 const DefaultBudgetTokens = 20000
@@ -60,7 +79,10 @@ const (
 
 // Result is a rendered bottle and what went into it.
 type Result struct {
-	SessionID      string
+	SessionID string
+	// IDFromEntries reports that SessionID was taken from the transcript's
+	// entries: neither Options nor the file's name gave it.
+	IDFromEntries  bool
 	Mode           Mode
 	Markdown       []byte
 	TranscriptPath string // "" in reconstructed mode
@@ -69,8 +91,12 @@ type Result struct {
 	Digests        int // [#tN] digest lines
 	Pending        int // ⏳ pending lines
 	Folded         int // turns folded to fit the budget
-	Tokens         int // estimated tokens of Markdown (UTF-8 bytes / 3)
-	Lines          int // lines of Markdown
+	// OverBudget is the note (also in Notes) saying that the bottle exceeds
+	// its budget with every turn folded that may be, only parts that never
+	// fold remaining over it; "" when the bottle fits.
+	OverBudget string
+	Tokens     int // estimated tokens of Markdown (UTF-8 bytes / 3)
+	Lines      int // lines of Markdown
 	// NeedsPaging reports that the bottle exceeds one Read (a single huge final
 	// message); it must be paged with read_bottle.
 	NeedsPaging bool
@@ -128,8 +154,13 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		dbNotes []string
 		wg      conc.WaitGroup
 	)
+	checkSession := o.RequireSession && o.SessionID != "" && filepath.Base(path) != o.SessionID+".jsonl"
 	if path != "" {
-		wg.Go(func() { t, tErr = transcript.Read(ctx, path, nil) })
+		var ro *transcript.ReadOptions
+		if checkSession {
+			ro = &transcript.ReadOptions{Session: o.SessionID}
+		}
+		wg.Go(func() { t, tErr = transcript.Read(ctx, path, ro) })
 	}
 	if id != "" {
 		wg.Go(func() { stored, dbNotes, dbErr = loadStored(ctx, dbPath, id) })
@@ -138,11 +169,22 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	if tErr != nil {
 		return nil, tErr
 	}
+	if t != nil && o.RequireEntries && t.Diag.Entries == 0 {
+		return nil, fmt.Errorf("%s: %w: %d of %d lines are transcript entries", path, ErrNotTranscript, t.Diag.Entries, t.Diag.Lines)
+	}
+	if t != nil && checkSession && t.SessionID != "" && !t.HasSession {
+		first := "an invalid id"
+		if locate.ValidID(t.SessionID) {
+			first = t.SessionID
+		}
+		return nil, fmt.Errorf("render %s: %w: no entry of %s carries that id (the first carries %s)", id, ErrOtherSession, path, first)
+	}
 	noTranscript := o.TranscriptErr
 	if noTranscript == nil {
 		noTranscript = errors.New("none given")
 	}
-	if id == "" && t != nil {
+	fromEntries := id == "" && t != nil
+	if fromEntries {
 		id = t.SessionID
 		if err := locate.CheckID(id); err != nil {
 			return nil, fmt.Errorf("session of %s: %w", path, err)
@@ -151,7 +193,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	var b *Bottle
-	res := &Result{SessionID: id, TranscriptPath: path}
+	res := &Result{SessionID: id, IDFromEntries: fromEntries, TranscriptPath: path}
 	if t != nil {
 		b = fromTranscript(t)
 		res.Diag = t.Diag
@@ -178,7 +220,6 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	b.SessionID = id
 	b.Rendered = o.Now
 	res.Mode = b.Mode
-	res.Notes = append(dbNotes, b.Notes...)
 	res.Turns = len(b.Turns)
 	if len(b.Turns) > 0 {
 		res.LastPrompt = b.Turns[len(b.Turns)-1].Prompt
@@ -198,7 +239,8 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	case budget <= 0:
 		budget = DefaultBudgetTokens
 	}
-	res.Markdown, res.Folded = fitBudget(b, o.Location, budget)
+	res.Markdown, res.Folded, res.OverBudget = fitBudget(b, o.Location, budget)
+	res.Notes = append(dbNotes, b.Notes...)
 	res.Tokens = EstimateTokens(len(res.Markdown))
 	res.Lines = bytes.Count(res.Markdown, []byte("\n"))
 	res.NeedsPaging = res.Tokens > ReadMaxTokens || res.Lines > ReadMaxLines

@@ -2,9 +2,12 @@ package render
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -126,7 +129,7 @@ func TestClassification(t *testing.T) {
 				}
 			}
 			got := res.Diag
-			got.Lines = 0
+			got.Lines, got.Entries = 0, 0
 			if got != tt.diag {
 				t.Errorf("Diag = %+v, want %+v", got, tt.diag)
 			}
@@ -195,5 +198,116 @@ func TestEscape(t *testing.T) {
 				t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// copyFixture copies testdata/<name>.jsonl to a file of another name.
+func copyFixture(t *testing.T, name, to string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), to)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRefusals: asked to, Render refuses a file without a transcript entry
+// and a transcript of another session; unasked (the hooks, the MCP tools)
+// it renders both.
+func TestRefusals(t *testing.T) {
+	const basicID = "11111111-2222-4333-8444-555555555555"
+	passwd := filepath.Join(t.TempDir(), "passwd")
+	if err := os.WriteFile(passwd, []byte("root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:/sbin/nologin\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noIDs := filepath.Join(t.TempDir(), "no-ids.jsonl")
+	if err := os.WriteFile(noIDs, []byte(`{"type":"user","uuid":"u1","message":{"content":"hi"}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	basic := filepath.Join("testdata", "basic.jsonl")
+	tests := []struct {
+		name    string
+		o       Options
+		wantErr error
+		wantMsg string
+	}{
+		{"Passwd", Options{TranscriptPath: passwd, RequireEntries: true}, ErrNotTranscript, "not a Claude Code transcript: 0 of 2 lines are transcript entries"},
+		{"PasswdUnasked", Options{TranscriptPath: passwd}, nil, ""},
+		{"Empty", Options{TranscriptPath: filepath.Join("testdata", "empty.jsonl"), RequireEntries: true}, ErrNotTranscript, "0 of 0 lines"},
+		{"EmptyUnasked", Options{TranscriptPath: filepath.Join("testdata", "empty.jsonl")}, nil, ""},
+		{"SomeLinesSkipped", Options{TranscriptPath: filepath.Join("testdata", "malformed.jsonl"), RequireEntries: true}, nil, ""},
+		{"OtherSession", Options{SessionID: "other-1", TranscriptPath: basic, RequireSession: true}, ErrOtherSession,
+			"render other-1: transcript of another session: no entry of " + basic + " carries that id (the first carries " + basicID + ")"},
+		{"OtherSessionUnasked", Options{SessionID: "other-1", TranscriptPath: basic}, nil, ""},
+		{"SameSession", Options{SessionID: basicID, TranscriptPath: basic, RequireSession: true}, nil, ""},
+		{"NamedAfterSession", Options{SessionID: "other-1", TranscriptPath: copyFixture(t, "basic", "other-1.jsonl"), RequireSession: true}, nil, ""},
+		{"NoIDs", Options{SessionID: "other-1", TranscriptPath: noIDs, RequireSession: true}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.o.Now, tt.o.Location = fixedNow, time.UTC
+			_, err := Render(context.Background(), tt.o)
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("Render: error %v, want %v", err, tt.wantErr)
+			}
+			if err != nil && !strings.Contains(err.Error(), tt.wantMsg) {
+				t.Errorf("Render: error %q, want it to contain %q", err, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// TestIDFromEntries: a transcript whose name is not a session id gives its
+// entries' id, and the result says so.
+func TestIDFromEntries(t *testing.T) {
+	tests := []struct {
+		path, wantID string
+		wantFrom     bool
+	}{
+		{copyFixture(t, "basic", "not an id.jsonl"), "11111111-2222-4333-8444-555555555555", true},
+		{filepath.Join("testdata", "basic.jsonl"), "basic", false},
+	}
+	for _, tt := range tests {
+		res, err := Render(context.Background(), Options{TranscriptPath: tt.path, Now: fixedNow, Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.SessionID != tt.wantID || res.IDFromEntries != tt.wantFrom {
+			t.Errorf("%s: SessionID %q, IDFromEntries %v; want %q, %v", tt.path, res.SessionID, res.IDFromEntries, tt.wantID, tt.wantFrom)
+		}
+	}
+}
+
+// TestOverBudget: a budget that folding every turn cannot meet is said in
+// the result and in the bottle's notes.
+func TestOverBudget(t *testing.T) {
+	tests := []struct {
+		fixture string
+		budget  int
+		want    bool
+	}{
+		{"basic", 10, true},
+		{"interrupts", 50, true},
+		{"basic", 0, false},
+		{"interrupts", DefaultBudgetTokens, false},
+	}
+	for _, tt := range tests {
+		res, err := Render(context.Background(), Options{TranscriptPath: filepath.Join("testdata", tt.fixture+".jsonl"),
+			BudgetTokens: tt.budget, Now: fixedNow, Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := string(res.Markdown)
+		note := strings.Contains(md, "\n## Notes\n\n- over budget: the bottle stays at about ")
+		if (res.OverBudget != "") != tt.want || note != tt.want || slices.Contains(res.Notes, res.OverBudget) != tt.want {
+			t.Errorf("%s, budget %d: OverBudget %q, note in the bottle %v, notes %q; want %v", tt.fixture, tt.budget, res.OverBudget, note, res.Notes, tt.want)
+		}
+		if tt.want && !strings.Contains(md, fmt.Sprintf(" estimated tokens against a budget of %d with every earlier turn folded", tt.budget)) {
+			t.Errorf("%s, budget %d: the note does not name the budget:\n%s", tt.fixture, tt.budget, md)
+		}
 	}
 }

@@ -59,6 +59,7 @@ func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	firstPrompt := o.UntilFirstPrompt
 	p := newRefParser(!o.NoDigests)
 	p.capture, p.captureTool = o.Capture, o.CaptureTools
+	p.session = o.Session
 	if p.capture == nil && p.captureTool != nil {
 		p.capture = map[int]*ToolDetail{}
 	}
@@ -122,6 +123,7 @@ func refReadLine(br *bufio.Reader, buf *[]byte) (data []byte, torn, oversized bo
 type refParser struct {
 	t        *Transcript
 	digests  bool
+	session  string // ReadOptions.Session
 	seen     map[[16]byte]struct{}
 	msgs     map[string]int // assistant message.id -> index of its event
 	blocks   map[string]map[string]struct{}
@@ -164,6 +166,7 @@ func (p *refParser) line(data []byte, torn bool) {
 		p.t.Diag.UnknownTypes++
 		return
 	}
+	p.t.Diag.Entries++
 	switch l.Type {
 	case "user", "assistant", "system":
 	default:
@@ -184,6 +187,9 @@ func (p *refParser) line(data []byte, torn bool) {
 	ts := parseTime(l.Timestamp)
 	if p.t.SessionID == "" && l.SessionID != "" {
 		p.t.SessionID = l.SessionID
+	}
+	if p.session != "" && l.SessionID == p.session {
+		p.t.HasSession = true
 	}
 	if p.t.Cwd == "" && l.Cwd != "" {
 		p.t.Cwd = l.Cwd
@@ -235,11 +241,13 @@ func (p *refParser) user(l *refLine, ts time.Time) {
 	var m refMessage
 	if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
 		p.t.Diag.Malformed++
+		p.t.Diag.Entries--
 		return
 	}
 	c := refParseUserContent(m.Content)
 	if c.bad {
 		p.t.Diag.Malformed++
+		p.t.Diag.Entries--
 		return
 	}
 	if len(c.results) > 0 {
@@ -278,6 +286,7 @@ func (p *refParser) assistant(l *refLine, ts time.Time) {
 	var m refMessage
 	if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
 		p.t.Diag.Malformed++
+		p.t.Diag.Entries--
 		return
 	}
 	if m.Model == "<synthetic>" {
@@ -288,6 +297,7 @@ func (p *refParser) assistant(l *refLine, ts time.Time) {
 		var s string
 		if json.Unmarshal(m.Content, &s) != nil {
 			p.t.Diag.Malformed++
+			p.t.Diag.Entries--
 			return
 		}
 		blocks = []refBlock{{Type: "text", Text: s}}

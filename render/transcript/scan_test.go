@@ -145,6 +145,19 @@ func checkSame(t *testing.T, name string, data []byte) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: transcripts differ (-want +got):\n%s", name, cmp.Diff(want, got))
 	}
+	// A session looked for: the first id, one spelt with an escape in
+	// the cases, one that is absent.
+	for _, session := range []string{want.SessionID, "s1", "no-such-session"} {
+		o := &ReadOptions{Session: session}
+		want, werr := refRead(bytes.NewReader(data), o)
+		got, gerr := ReadFrom(bytes.NewReader(data), o)
+		if werr != nil || gerr != nil {
+			t.Fatalf("%s: session %q: error %v, reference %v", name, session, gerr, werr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: session %q differs (-want +got):\n%s", name, session, cmp.Diff(want, got))
+		}
+	}
 	// First prompt only (list), and with tool calls captured (expand).
 	first := &ReadOptions{UntilFirstPrompt: true, NoDigests: true}
 	want, werr = refRead(bytes.NewReader(data), first)

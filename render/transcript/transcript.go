@@ -26,20 +26,27 @@ import (
 // hostile 100 MB line costs no memory.
 const MaxLineBytes = 32 << 20
 
-// Diagnostics counts what the reader skipped. None of it is an error.
+// Diagnostics counts what the reader read and skipped. None of it is an
+// error. Every line read but a blank one is one of Entries, Malformed,
+// Oversized, UnknownTypes or the torn tail.
 type Diagnostics struct {
-	Lines        int  // lines read, including blank ones
-	Malformed    int  // lines that are not a JSON object
+	Lines int // lines read, including blank ones
+	// Entries counts the lines that are transcript entries: JSON objects of
+	// a known type, of the main thread or a sidechain, duplicates included
+	// (malformed ones are counted as Malformed only).
+	Entries      int
+	Malformed    int  // lines that are not a JSON object, and entries whose message cannot be decoded
 	Oversized    int  // lines longer than MaxLineBytes, skipped unread
-	UnknownTypes int  // entries of a type the reader does not know
+	UnknownTypes int  // JSON objects (or null) of a type the reader does not know
 	Duplicates   int  // entries dropped because their uuid was seen before
 	Sidechain    int  // subagent entries inside the main file
 	TornTail     bool // the last line lacked its newline and did not parse: a write in progress
 }
 
-// String summarises the counts that are not zero.
+// String summarises the lines and entries read and the other counts that
+// are not zero.
 func (d Diagnostics) String() string {
-	s := fmt.Sprintf("%d lines", d.Lines)
+	s := fmt.Sprintf("%d lines, %d entries", d.Lines, d.Entries)
 	add := func(n int, what string) {
 		if n > 0 {
 			s += fmt.Sprintf(", %d %s", n, what)
@@ -99,7 +106,10 @@ type ToolCall struct {
 // Transcript is the main thread of a session transcript, reduced to what a
 // bottle shows.
 type Transcript struct {
-	SessionID   string // first sessionId of a main-thread entry
+	SessionID string // first sessionId of a main-thread entry
+	// HasSession reports that a main-thread entry carries
+	// ReadOptions.Session.
+	HasSession  bool
 	Cwd         string // first cwd of a main-thread entry
 	Started     time.Time
 	Last        time.Time // the newest timestamp of a main-thread entry
@@ -164,6 +174,10 @@ type ReadOptions struct {
 	UntilFirstPrompt bool
 	// NoDigests leaves ToolCall.Digest and ToolCall.Pending empty.
 	NoDigests bool
+	// Session, when set, is looked for among the session ids of the
+	// main-thread entries (Transcript.HasSession): a resumed session's
+	// file holds several, so the first one alone does not tell.
+	Session string
 }
 
 // Read reads the transcript at path. Anything but a regular file (a
@@ -238,6 +252,7 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	firstPrompt := o.UntilFirstPrompt
 	p := newParser(!o.NoDigests)
 	p.capture, p.captureTool = o.Capture, o.CaptureTools
+	p.session = o.Session
 	if p.capture == nil && p.captureTool != nil {
 		p.capture = map[int]*ToolDetail{}
 	}
@@ -322,7 +337,10 @@ type chunk struct {
 	eof   bool
 	lines int // lines scanned (Diagnostics.Lines)
 	over  int // oversized lines among them
-	recs  []lineRec
+	// skipped counts the entries of types the reader skips, whose records
+	// are dropped at once.
+	skipped int
+	recs    []lineRec
 	// scanned is set once the records are ready to apply.
 	scanned atomic.Bool
 	pc      panics.Catcher
@@ -409,7 +427,7 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 // calls it can.
 func (c *chunk) scan(s *lineScanner, sp *speculator) {
 	c.recs = c.recs[:0]
-	c.lines, c.over = 0, 0
+	c.lines, c.over, c.skipped = 0, 0, 0
 	sp.reset()
 	for data := c.data; len(data) > 0; {
 		line, torn := data, false
@@ -442,6 +460,7 @@ func (c *chunk) scan(s *lineScanner, sp *speculator) {
 		s.parseLine(line, torn, r)
 		switch r.kind {
 		case recNone:
+			c.skipped++
 			c.recs = c.recs[:len(c.recs)-1]
 		case recUser:
 			if !r.sidechain && !r.bad && len(r.content.results) > 0 {
@@ -687,7 +706,8 @@ func (pl *pipeline) fail(pc *panics.Catcher) {
 // parser applies scanned records in file order.
 type parser struct {
 	t       *Transcript
-	digests bool // work out ToolCall.Digest and Pending
+	digests bool   // work out ToolCall.Digest and Pending
+	session string // ReadOptions.Session
 	seen    map[[16]byte]struct{}
 	msgs    map[string]int // assistant message.id -> index of its event
 	blocks  map[[2]string]struct{}
@@ -736,6 +756,7 @@ func (p *parser) apply(c *chunk) {
 	}
 	p.t.Diag.Lines += c.lines
 	p.t.Diag.Oversized += c.over
+	p.t.Diag.Entries += c.skipped
 	for i := range c.recs {
 		p.line(&c.recs[i])
 	}
@@ -778,6 +799,7 @@ func (p *parser) line(r *lineRec) {
 	case recNone:
 		return
 	}
+	p.t.Diag.Entries++
 	if r.sidechain {
 		p.t.Diag.Sidechain++
 		return
@@ -793,6 +815,13 @@ func (p *parser) line(r *lineRec) {
 	ts := r.ts
 	if p.t.SessionID == "" && len(r.sessionID) > 0 {
 		p.t.SessionID = jsonscan.Decode(r.sessionID)
+	}
+	if p.session != "" && !p.t.HasSession && len(r.sessionID) > 0 {
+		if raw := r.sessionID; jsonscan.Plain(raw) {
+			p.t.HasSession = string(raw) == p.session
+		} else {
+			p.t.HasSession = jsonscan.Decode(raw) == p.session
+		}
 	}
 	if p.t.Cwd == "" && len(r.cwd) > 0 {
 		p.t.Cwd = jsonscan.Decode(r.cwd)
@@ -819,6 +848,13 @@ func (p *parser) line(r *lineRec) {
 	}
 }
 
+// malformed counts an entry whose message cannot be decoded: malformed,
+// and so not an entry after all.
+func (p *parser) malformed() {
+	p.t.Diag.Malformed++
+	p.t.Diag.Entries--
+}
+
 func (p *parser) emit(e Event) {
 	p.t.Events = append(p.t.Events, e)
 	p.lastWasC = e.Kind == EvCompaction
@@ -840,7 +876,7 @@ func (p *parser) user(r *lineRec, ts time.Time) {
 		return
 	}
 	if r.bad {
-		p.t.Diag.Malformed++
+		p.malformed()
 		return
 	}
 	c := r.content
@@ -878,7 +914,7 @@ func (p *parser) user(r *lineRec, ts time.Time) {
 
 func (p *parser) assistant(r *lineRec, ts time.Time) {
 	if r.bad || (!r.synthetic && r.contentBad) {
-		p.t.Diag.Malformed++
+		p.malformed()
 		return
 	}
 	if r.synthetic {

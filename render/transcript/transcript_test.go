@@ -114,3 +114,77 @@ func TestCaptureTools(t *testing.T) {
 		})
 	}
 }
+
+// TestEntries: every line read but a blank one is an entry, malformed,
+// oversized, of an unknown type or the torn tail, whatever the file holds.
+func TestEntries(t *testing.T) {
+	elf := append([]byte("\x7fELF\x02\x01\x01\x00\x00\x00\n"), bytes.Repeat([]byte{0, 1, 0xfe, '\n', 0x90}, 50)...)
+	tests := []struct {
+		name    string
+		in      string
+		entries int
+		lines   int
+	}{
+		{"Empty", "", 0, 0},
+		{"Blank", "\n \n\t\n", 0, 2},
+		{"Passwd", "root:x:0:0:root:/root:/bin/bash\nbin:x:1:1:bin:/bin:/sbin/nologin\n", 0, 2},
+		{"ELF", string(elf), 0, 52},
+		{"JSONNotEntries", `{"a":1}` + "\n" + `[1]` + "\nnull\n" + `{"type":"brand-new"}` + "\n", 0, 4},
+		{"BadMessage", `{"type":"user","message":{"content":42}}` + "\n" + `{"type":"assistant","message":7}` + "\n", 0, 2},
+		{"Skipped", `{"type":"progress"}` + "\n" + `{"type":"summary","summary":"x"}` + "\n", 2, 2},
+		{"Sidechain", `{"type":"user","isSidechain":true,"message":{"content":"sub"}}` + "\n", 1, 1},
+		{"Duplicate", userLine("u1", "a") + "\n" + userLine("u1", "a") + "\n", 2, 2},
+		{"Mixed", userLine("u1", "a") + "\nnot json\n\n" + userLine("u2", "b") + "\n" + `{"type":"user","message":{"con`, 2, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom(strings.NewReader(tt.in), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := tr.Diag
+			if d.Entries != tt.entries || d.Lines != tt.lines {
+				t.Errorf("Entries, Lines = %d, %d; want %d, %d (%+v)", d.Entries, d.Lines, tt.entries, tt.lines, d)
+			}
+			blank := 0
+			for _, l := range strings.Split(strings.TrimSuffix(tt.in, "\n"), "\n") {
+				if l != "" && strings.TrimSpace(l) == "" {
+					blank++
+				}
+			}
+			torn := 0
+			if d.TornTail {
+				torn = 1
+			}
+			if got := d.Entries + d.Malformed + d.Oversized + d.UnknownTypes + torn + blank; got != d.Lines {
+				t.Errorf("entries, malformed, oversized, unknown, torn and blank lines add up to %d, want %d lines (%+v)", got, d.Lines, d)
+			}
+		})
+	}
+}
+
+// TestHasSession: a session id is found in any main-thread entry, not only
+// the first (a resumed session's file holds the ids it resumed).
+func TestHasSession(t *testing.T) {
+	line := func(uuid, session string, sidechain bool) string {
+		b, _ := json.Marshal(map[string]any{"type": "user", "uuid": uuid, "sessionId": session, "isSidechain": sidechain,
+			"message": map[string]any{"content": "hi"}})
+		return string(b) + "\n"
+	}
+	in := line("u1", "old", false) + line("u2", "sub", true) + line("u3", "new", false) + `{"type":"user","uuid":"u4","sessionId":"n\u0065xt","message":{"content":"x"}}` + "\n"
+	tests := []struct {
+		session string
+		want    bool
+	}{
+		{"old", true}, {"new", true}, {"next", true}, {"sub", false}, {"other", false}, {"", false},
+	}
+	for _, tt := range tests {
+		tr, err := ReadFrom(strings.NewReader(in), &ReadOptions{Session: tt.session})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.HasSession != tt.want || tr.SessionID != "old" {
+			t.Errorf("session %q: HasSession = %v, SessionID = %q; want %v, old", tt.session, tr.HasSession, tr.SessionID, tt.want)
+		}
+	}
+}
