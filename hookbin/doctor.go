@@ -75,8 +75,10 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 		return exitError{code: 2, msg: "doctor takes no arguments (run hookbin doctor --help)"}
 	}
 
+	me, meErr := self()
+	g := findGoDirs(env)
 	var lines []checkLine
-	lines = append(lines, checkBinaries()...)
+	lines = append(lines, checkBinaries(me, meErr, g)...)
 	lines = append(lines, checkConfig(env))
 	lines = append(lines, checkDB(ctx, env))
 	lines = append(lines, checkBottles(env)...)
@@ -89,8 +91,8 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 		loc.ClaudeJSON = cj
 	}
 	regs, problems := claudesettings.Registrations(loc.Targets())
-	lines = append(lines, checkHooks(regs, problems)...)
-	lines = append(lines, checkServer(regs))
+	lines = append(lines, checkHooks(regs, problems, me, g)...)
+	lines = append(lines, checkServer(regs, problems, dir, g)...)
 	lines = append(lines, checkLastRun(env))
 	lines = append(lines, checkEndlessMode(env))
 
@@ -105,19 +107,18 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 	return nil
 }
 
-// checkBinaries finds this hookbin and the mcpserver beside it or on PATH.
-func checkBinaries() []checkLine {
-	const build = "build both with `go build -o bin/ ./hookbin ./mcpserver`"
-	exe, err := os.Executable()
-	if err == nil {
-		exe, err = filepath.EvalSymlinks(exe)
-	}
+// build is how to make binaries that last.
+const build = "build both with `go build -o bin/ ./hookbin ./mcpserver`"
+
+// checkBinaries reports this hookbin (exe, or why it is unknown) and the
+// mcpserver beside it or on PATH.
+func checkBinaries(exe string, err error, g goDirs) []checkLine {
 	if err != nil {
-		return []checkLine{{statusFail, "hookbin: cannot locate this binary: " + err.Error(), build}}
+		return []checkLine{{statusFail, "hookbin: cannot locate this binary: " + oneLineErr(err), build}}
 	}
 	out := []checkLine{{statusOK, "hookbin: " + exe, ""}}
-	if inGoRunDir(exe) {
-		out[0] = checkLine{statusWarn, "hookbin: " + exe + " is a temporary \"go run\" build", build + ", then run bin/hookbin doctor"}
+	if place := goBuildPlace(exe, g); place != "" {
+		out[0] = checkLine{statusWarn, "hookbin: " + exe + " is " + place, build + ", then run bin/hookbin doctor"}
 	}
 	beside := filepath.Join(filepath.Dir(exe), "mcpserver"+exeSuffix())
 	if _, err := checkBinary("mcpserver", beside); err == nil {
@@ -172,28 +173,35 @@ func checkDB(ctx context.Context, env locate.Env) checkLine {
 	return checkLine{statusOK, what, ""}
 }
 
-// checkBottles really writes a file into the bottles folder.
+// checkBottles really writes a file into the bottles folder, and removes
+// it. It creates no folder: when the bottles folder does not exist yet (the
+// first hook run creates it), the file goes into the nearest folder above it.
 func checkBottles(env locate.Env) []checkLine {
-	dir := env.BottlesDir()
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
+	dir := cleanAbs(env.BottlesDir())
 	const fix = "fix its permissions, or set BOTTLE_DIR to a writable folder"
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	notWritable := func(err error) []checkLine {
 		return []checkLine{{statusFail, "bottles dir: " + dir + " not writable: " + oneLineErr(err), fix}}
 	}
-	f, err := os.CreateTemp(dir, ".doctor-*")
-	if err == nil {
-		_, err = f.WriteString("bottle doctor\n")
-		if cerr := f.Close(); err == nil {
-			err = cerr
+	probe := dir
+	for {
+		fi, err := os.Stat(probe)
+		if err == nil && !fi.IsDir() {
+			return notWritable(fmt.Errorf("%s is not a folder", probe))
 		}
-		if rerr := os.Remove(f.Name()); err == nil {
-			err = rerr
+		if err == nil {
+			break
 		}
+		parent := filepath.Dir(probe)
+		if !errors.Is(err, fs.ErrNotExist) || parent == probe {
+			return notWritable(err)
+		}
+		probe = parent
 	}
-	if err != nil {
-		return []checkLine{{statusFail, "bottles dir: " + dir + " not writable: " + oneLineErr(err), fix}}
+	if err := probeWrite(probe); err != nil {
+		return notWritable(err)
+	}
+	if probe != dir {
+		return []checkLine{{statusOK, fmt.Sprintf("bottles dir: %s (not created yet; the first hook run creates it in %s, which is writable)", dir, probe), ""}}
 	}
 	bottles, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	out := []checkLine{{statusOK, fmt.Sprintf("bottles dir: %s (writable, %s)", dir, plural(len(bottles), "bottle")), ""}}
@@ -204,10 +212,30 @@ func checkBottles(env locate.Env) []checkLine {
 	return out
 }
 
+// probeWrite creates, writes and removes a file in dir: permissions alone
+// do not say whether a write succeeds (root, read-only mounts, full disks).
+func probeWrite(dir string) error {
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString("bottle doctor\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if rerr := os.Remove(f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
 // checkHooks reports the settings files bottle's hooks cannot be read from
-// or do not run in, then one line per hook of bottle's.
-func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Problem) []checkLine {
+// or do not run in, then one line per hook of bottle's. me is this hookbin
+// ("" when unknown): a hook that runs another one is flagged, since that is
+// not the binary doctor vouches for.
+func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Problem, me string, g goDirs) []checkLine {
 	var out []checkLine
+	var broken []string // settings files whose hooks could not be read
 	for _, p := range problems {
 		if !p.Settings {
 			continue
@@ -215,8 +243,10 @@ func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Pr
 		switch p.Kind {
 		case claudesettings.Unreadable:
 			out = append(out, checkLine{statusWarn, "settings " + p.Path + ": " + oneLineErr(p.Err), ""})
+			broken = append(broken, p.Path)
 		case claudesettings.Malformed:
-			out = append(out, checkLine{statusWarn, "settings " + p.Path + " is not valid JSON: " + oneLineErr(p.Err), "fix it: Claude Code may ignore the whole file"})
+			out = append(out, checkLine{statusWarn, "settings " + p.Path + ": " + oneLineErr(p.Err), "fix it: Claude Code may ignore the whole file"})
+			broken = append(broken, p.Path)
 		case claudesettings.HooksDisabled:
 			out = append(out, checkLine{statusFail, "hooks: disableAllHooks is set in " + p.Path, "remove it, or no hook of bottle runs"})
 		}
@@ -229,43 +259,112 @@ func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Pr
 			}
 		}
 		label := "hook " + spec.Event + " → hookbin " + spec.Sub
+		if len(found) == 0 && len(broken) > 0 {
+			out = append(out, checkLine{statusFail, label + ": not found in the settings that could be read; " + strings.Join(broken, ", ") + " could not (see above)",
+				"fix it, then run hookbin doctor again"})
+			continue
+		}
 		if len(found) == 0 {
 			out = append(out, checkLine{statusFail, label + ": not registered", "run: hookbin install (or hookbin install --scope project|local)"})
 			continue
 		}
-		wheres := make([]string, len(found))
-		for i, r := range found {
-			wheres[i] = string(r.Scope) + ": " + r.File
-		}
-		line := checkLine{statusOK, label + " (" + strings.Join(wheres, "; ") + ")", ""}
-		for i, r := range found {
-			if r.Prog == "" {
-				continue
-			}
-			if _, err := checkBinary("hookbin", r.Prog); err != nil {
-				line = checkLine{statusFail, label + " (" + wheres[i] + ") runs " + r.Prog + ", which is missing or not executable",
-					"rebuild it, or run hookbin install again from the new binary"}
-				break
-			}
-		}
-		if line.status == statusOK && spec.Event == "SessionStart" &&
-			!slices.ContainsFunc(found, func(r claudesettings.Registration) bool { return claudesettings.MatcherMatches(r.Matcher, "compact") }) {
-			line = checkLine{statusWarn, label + " (" + strings.Join(wheres, "; ") + ") does not match source compact",
-				"run hookbin install to set its matcher to compact|resume|fork"}
-		}
-		out = append(out, line)
+		out = append(out, hookLine(spec, label, found, me, g))
 	}
 	return out
+}
+
+// hookLine is the verdict on a hook registered in found (not empty): the
+// worst of a missing binary, a binary in Go's build folders, several
+// different commands, a binary other than me, and a matcher that misses
+// compaction.
+func hookLine(spec claudesettings.Hook, label string, found []claudesettings.Registration, me string, g goDirs) checkLine {
+	wheres := make([]string, len(found))
+	for i, r := range found {
+		wheres[i] = string(r.Scope) + ": " + r.File
+	}
+	all := label + " (" + strings.Join(wheres, "; ") + ")"
+	for i, r := range found {
+		if r.Prog == "" {
+			continue
+		}
+		if _, err := checkBinary("hookbin", r.Prog); err != nil {
+			return checkLine{statusFail, label + " (" + wheres[i] + ") runs " + r.Prog + ", which is missing or not executable",
+				"rebuild it, or run hookbin install again from the new binary"}
+		}
+	}
+	for i, r := range found {
+		if place := goBuildPlace(r.Prog, g); r.Prog != "" && place != "" {
+			return checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + r.Prog + ", " + place, build + ", then run bin/hookbin install"}
+		}
+	}
+	if cmds := distinctCommands(found); len(cmds) > 1 {
+		return checkLine{statusWarn, fmt.Sprintf("%s is registered %d times with different commands (%s); Claude Code runs each", label, len(found), strings.Join(cmds, "; ")),
+			"keep one: hookbin uninstall --scope SCOPE removes a scope's"}
+	}
+	if me != "" {
+		for i, r := range found {
+			if r.Prog != "" && !sameFile(r.Prog, me) {
+				return checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + r.Prog + ", not this hookbin (" + me + ")",
+					"run " + r.Prog + " doctor to check that one, or hookbin install from the binary to keep"}
+			}
+		}
+	}
+	if spec.Event == "SessionStart" &&
+		!slices.ContainsFunc(found, func(r claudesettings.Registration) bool { return claudesettings.MatcherMatches(r.Matcher, "compact") }) {
+		return checkLine{statusWarn, all + " does not match source compact",
+			"run hookbin install to set its matcher to compact|resume|fork"}
+	}
+	return checkLine{statusOK, all, ""}
+}
+
+// distinctCommands lists the different commands of regs, each with where it
+// is registered, in order.
+func distinctCommands(regs []claudesettings.Registration) []string {
+	var cmds, out []string
+	for _, r := range regs {
+		if slices.Contains(cmds, r.Command) {
+			continue
+		}
+		cmds = append(cmds, r.Command)
+		out = append(out, string(r.Scope)+": "+r.Command)
+	}
+	return out
+}
+
+// sameFile reports whether a and b are one file, through symlinks.
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	if err1 != nil || err2 != nil {
+		return cleanAbs(a) == cleanAbs(b)
+	}
+	return os.SameFile(fa, fb)
 }
 
 // serverRank orders the server's registrations: ~/.claude.json's (user,
 // then local) before the project's .mcp.json.
 var serverRank = map[claudesettings.Scope]int{claudesettings.User: 0, claudesettings.Local: 1, claudesettings.Project: 2}
 
-// checkServer reports where the "bottle" MCP server is registered, and
-// whether the binary it runs is there.
-func checkServer(regs []claudesettings.Registration) checkLine {
+// precedence is the order in which Claude Code picks one of several
+// servers of the same name: local, then project, then user.
+var precedence = []claudesettings.Scope{claudesettings.Local, claudesettings.Project, claudesettings.User}
+
+// checkServer reports the MCP configs it cannot read, where the "bottle" MCP
+// server is registered, and whether the binary it runs is there. In a clone
+// of bottle (project), the committed .mcp.json's server is the development
+// server; elsewhere, registrations in several scopes with different commands
+// are flagged, as Claude Code starts only one of them.
+func checkServer(regs []claudesettings.Registration, problems []claudesettings.Problem, project string, g goDirs) []checkLine {
 	label := "MCP server \"" + claudesettings.ServerName + "\""
+	var broken []string
+	var lines []checkLine
+	for _, p := range problems {
+		if p.Settings || p.Kind != claudesettings.Unreadable && p.Kind != claudesettings.Malformed {
+			continue
+		}
+		lines = append(lines, checkLine{statusWarn, "MCP config " + p.Path + ": " + oneLineErr(p.Err), "fix it: Claude Code may ignore the whole file"})
+		broken = append(broken, p.Path)
+	}
 	var servers []claudesettings.Registration
 	for _, r := range regs {
 		if r.IsServer() {
@@ -273,9 +372,13 @@ func checkServer(regs []claudesettings.Registration) checkLine {
 		}
 	}
 	slices.SortStableFunc(servers, func(a, b claudesettings.Registration) int { return serverRank[a.Scope] - serverRank[b.Scope] })
+	if len(servers) == 0 && len(broken) > 0 {
+		return append(lines, checkLine{statusWarn, label + ": not found in the MCP configs that could be read; " + strings.Join(broken, ", ") + " could not (see above)",
+			"fix it, then run hookbin doctor again"})
+	}
 	if len(servers) == 0 {
-		return checkLine{statusWarn, label + ": not registered",
-			"run: hookbin install (without it the model cannot expand [#id] lines or page a bottle)"}
+		return append(lines, checkLine{statusWarn, label + ": not registered",
+			"run: hookbin install (without it the model cannot expand [#id] lines or page a bottle)"})
 	}
 	wheres := make([]string, len(servers))
 	for i, r := range servers {
@@ -289,11 +392,62 @@ func checkServer(regs []claudesettings.Registration) checkLine {
 			continue
 		}
 		if _, err := checkBinary("mcpserver", r.Prog); err != nil {
-			return checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + r.Prog + ", which is missing or not executable",
-				"rebuild it, or run hookbin install again"}
+			return append(lines, checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + r.Prog + ", which is missing or not executable",
+				"rebuild it, or run hookbin install again"})
+		}
+		if place := goBuildPlace(r.Prog, g); place != "" {
+			return append(lines, checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + r.Prog + ", " + place,
+				build + ", then run bin/hookbin install"})
 		}
 	}
-	return checkLine{statusOK, label + ": registered (" + strings.Join(wheres, "; ") + ")", ""}
+	winner := servers[0]
+	for _, s := range precedence {
+		if i := slices.IndexFunc(servers, func(r claudesettings.Registration) bool { return r.Scope == s }); i >= 0 {
+			winner = servers[i]
+			break
+		}
+	}
+	if i := slices.IndexFunc(servers, func(r claudesettings.Registration) bool { return isDevServer(r, project) }); i >= 0 {
+		what := label + ": the development server of this clone (" + wheres[i] + " runs " + devWrapper + ")"
+		if len(servers) == 1 {
+			return append(lines, checkLine{statusOK, what, ""})
+		}
+		others := slices.Delete(slices.Clone(wheres), i, i+1)
+		return append(lines, checkLine{statusOK, what + "; also registered (" + strings.Join(others, "; ") + ")",
+			"Claude Code shows a scope conflict for \"" + claudesettings.ServerName + "\" here and starts the " + string(winner.Scope) + " one"})
+	}
+	if cmds := distinctCommands(servers); len(cmds) > 1 {
+		return append(lines, checkLine{statusWarn, fmt.Sprintf("%s is registered in %d places with different commands (%s); Claude Code starts only the %s one (local > project > user)",
+			label, len(servers), strings.Join(cmds, "; "), winner.Scope),
+			"keep one: hookbin uninstall --scope SCOPE removes a scope's"})
+	}
+	return append(lines, checkLine{statusOK, label + ": registered (" + strings.Join(wheres, "; ") + ")", ""})
+}
+
+// devWrapper is the script the committed .mcp.json of bottle's repository
+// runs: it builds mcpserver into the clone and starts it.
+const devWrapper = "scripts/mcpserver-wrapper.sh"
+
+// isDevServer reports whether r is the server of the .mcp.json committed in
+// bottle's repository, and project a clone of it (its go.mod declares module
+// bottle, and the wrapper script is there).
+func isDevServer(r claudesettings.Registration, project string) bool {
+	if r.Scope != claudesettings.Project || project == "" || !strings.HasSuffix(filepath.ToSlash(r.Command), "/"+devWrapper) {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(project, filepath.FromSlash(devWrapper))); err != nil {
+		return false
+	}
+	mod, err := os.ReadFile(filepath.Join(project, "go.mod"))
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(mod), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == "bottle"
+		}
+	}
+	return false
 }
 
 // checkLastRun reports the last line of the hook log.

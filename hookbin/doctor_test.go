@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"bottle/internal/claudesettings"
 	"bottle/render/claudemem/memtest"
 )
 
 // doctorWorld is a hookWorld with a project folder and fake hookbin and
-// mcpserver binaries in a bin folder that is all of PATH.
+// mcpserver binaries in a bin folder that is all of PATH. Doctor sees the
+// fake hookbin as its own binary.
 type doctorWorld struct {
 	*hookWorld
 	project, bin, hookbin, mcpserver string
@@ -29,6 +34,9 @@ func newDoctorWorld(t *testing.T) *doctorWorld {
 	w.hookbin = doctorBinary(t, w.bin, "hookbin")
 	w.mcpserver = doctorBinary(t, w.bin, "mcpserver")
 	t.Setenv("PATH", w.bin)
+	exe := executable
+	executable = func() (string, error) { return w.hookbin, nil }
+	t.Cleanup(func() { executable = exe })
 	return w
 }
 
@@ -106,6 +114,9 @@ func wantLine(t *testing.T, lines []string, subs ...string) {
 func TestDoctorFreshMachine(t *testing.T) {
 	w := newDoctorWorld(t)
 	t.Setenv("PATH", t.TempDir()) // no mcpserver anywhere
+	if err := os.Remove(w.mcpserver); err != nil {
+		t.Fatal(err)
+	}
 	lines, failed := w.doctor(t)
 	if !failed {
 		t.Error("doctor exited 0 with nothing registered")
@@ -114,15 +125,15 @@ func TestDoctorFreshMachine(t *testing.T) {
 	wantLine(t, lines, "✗ mcpserver: not found", "go build")
 	wantLine(t, lines, "! Claude Code config: ", "not found")
 	wantLine(t, lines, "! claude-mem DB: standalone (no claude-mem DB at "+filepath.Join(w.data, "claude-mem.db")+")")
-	wantLine(t, lines, "✓ bottles dir: "+w.bottlesDir()+" (writable, 0 bottles)")
+	wantLine(t, lines, "✓ bottles dir: "+w.bottlesDir()+" (not created yet; the first hook run creates it in "+w.home+", which is writable)")
 	for _, ev := range []string{"SessionStart", "Stop", "SessionEnd"} {
 		wantLine(t, lines, "✗ hook "+ev+" → hookbin ", ": not registered — run: hookbin install")
 	}
 	wantLine(t, lines, "! MCP server \"bottle\": not registered — run: hookbin install")
 	wantLine(t, lines, "! last hook run: none logged yet")
 	wantLine(t, lines, "✓ claude-mem endless mode: off")
-	if files, _ := os.ReadDir(w.bottlesDir()); len(files) != 0 {
-		t.Errorf("doctor left files in the bottles dir: %v", files)
+	if _, err := os.Stat(w.data); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("doctor created claude-mem's data folder %s (stat: %v)", w.data, err)
 	}
 }
 
@@ -146,7 +157,7 @@ INSERT INTO sdk_sessions (id, content_session_id, memory_session_id, project, st
 		}
 	}
 	settings := filepath.Join(w.config, "settings.json")
-	wantLine(t, lines, "✓ mcpserver: "+w.mcpserver+" (on PATH)")
+	wantLine(t, lines, "✓ mcpserver: "+w.mcpserver)
 	wantLine(t, lines, "✓ Claude Code config: "+w.config+" (1 transcript in 1 project)")
 	wantLine(t, lines, "✓ claude-mem DB: "+filepath.Join(w.data, "claude-mem.db")+" (1 session)")
 	wantLine(t, lines, "✓ bottles dir: ", "(writable, 1 bottle)")
@@ -199,6 +210,33 @@ func TestDoctorProblems(t *testing.T) {
 			wantFail: true,
 		},
 		{
+			name: "OtherHookbin",
+			setup: func(t *testing.T, w *doctorWorld) {
+				other := doctorBinary(t, filepath.Join(w.home, "other"), "hookbin")
+				executable = func() (string, error) { return other, nil }
+			},
+			want: []string{"! hook SessionStart → hookbin session-start (user: ", "runs $HOOKBIN, not this hookbin (", "other"},
+		},
+		{
+			name: "HookInBuildCache",
+			setup: func(t *testing.T, w *doctorWorld) {
+				t.Setenv("GOCACHE", filepath.Join(w.home, "gocache"))
+				cached := doctorBinary(t, filepath.Join(w.home, "gocache", filepath.FromSlash(cacheEntry)), "hookbin")
+				settings := filepath.Join(w.config, "settings.json")
+				data := string(readFile(t, settings))
+				writeJSON(t, settings, strings.ReplaceAll(data, claudesettings.HookCommand(w.hookbin), claudesettings.HookCommand(cached)))
+			},
+			want: []string{"! hook SessionStart → hookbin session-start (user: ", "gocache", `a "go run" binary in Go's build cache`, "go build -o bin/"},
+		},
+		{
+			name: "HookInTwoScopes",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.hookbin = doctorBinary(t, filepath.Join(w.home, "other"), "hookbin")
+				w.install(t, "--scope", "local")
+			},
+			want: []string{"! hook Stop → hookbin stop is registered 2 times with different commands (user: ", "; local: ", "Claude Code runs each"},
+		},
+		{
 			name: "HooksDisabled",
 			setup: func(t *testing.T, w *doctorWorld) {
 				writeJSON(t, filepath.Join(w.project, ".claude", "settings.local.json"), `{"disableAllHooks": true}`)
@@ -221,7 +259,7 @@ func TestDoctorProblems(t *testing.T) {
 			setup: func(t *testing.T, w *doctorWorld) {
 				writeJSON(t, filepath.Join(w.project, ".claude", "settings.json"), `{"hooks": `)
 			},
-			want: []string{"! settings ", "is not valid JSON"},
+			want: []string{"! settings ", ": invalid JSON at line 1, column 10"},
 		},
 		{
 			name: "LastRunFailed",
@@ -307,5 +345,149 @@ func TestDoctorHelp(t *testing.T) {
 	}
 	if _, err := w.cmd(t, "doctor", "extra"); err == nil {
 		t.Error("doctor accepted an argument")
+	}
+}
+
+// TestDoctorCreatesNothing runs doctor on a scratch HOME where every folder
+// is at its default: it reads and probes, and leaves no file or folder.
+func TestDoctorCreatesNothing(t *testing.T) {
+	home := t.TempDir()
+	for k, v := range map[string]string{
+		"HOME": home, "USERPROFILE": home, "CLAUDE_CONFIG_DIR": "", "CLAUDE_MEM_DATA_DIR": "", "BOTTLE_DIR": "",
+	} {
+		t.Setenv(k, v)
+	}
+	project := filepath.Join(home, "project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, home)
+	var out, errb bytes.Buffer
+	if err := run(t.Context(), []string{"doctor", "--project", project}, strings.NewReader(""), &out, &errb); err == nil {
+		t.Error("doctor exited 0 with nothing registered")
+	}
+	if diff := cmp.Diff(before, tree(t, home)); diff != "" {
+		t.Errorf("doctor changed %s (-before +after):\n%s", home, diff)
+	}
+	lines := strings.Split(out.String(), "\n")
+	wantLine(t, lines, "✓ bottles dir: "+filepath.Join(home, ".claude-mem", "bottles")+" (not created yet; ", home+", which is writable")
+}
+
+// tree lists every file and folder under root, relative to it.
+func tree(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		out = append(out, rel)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestDoctorSessionEndNothingRecorded: the SessionEnd of a session with
+// nothing recorded (what "claude mcp list" triggers) is the last hook run,
+// and doctor counts it as fine.
+func TestDoctorSessionEndNothingRecorded(t *testing.T) {
+	w := newDoctorWorld(t)
+	w.install(t)
+	w.hook(t, "session-end", `{"session_id":"0d5b5f7e-1111-2222-3333-444455556666","reason":"other"}`)
+	lines, _ := w.doctor(t)
+	wantLine(t, lines, "✓ last hook run: ", " session-end: skipped: nothing recorded for this session")
+}
+
+// TestDoctorInvalidSettings: a settings file and an MCP config that are not
+// JSON are reported as such, with line and column, and the hooks and server
+// they may hold as unknown rather than "not registered".
+func TestDoctorInvalidSettings(t *testing.T) {
+	w := newDoctorWorld(t)
+	w.install(t)
+	settings, claudeJSON := filepath.Join(w.config, "settings.json"), filepath.Join(w.config, ".claude.json")
+	writeJSON(t, settings, "{\n  \"hooks\": {\n    \"Stop\": [\n  }\n}\n")
+	writeJSON(t, claudeJSON, `{"mcpServers": {"bottle": }}`)
+	lines, failed := w.doctor(t)
+	if !failed {
+		t.Error("doctor exited 0 with no readable hook")
+	}
+	wantLine(t, lines, "! settings "+settings+": invalid JSON at line 4, column 3: invalid character '}'", "Claude Code may ignore the whole file")
+	wantLine(t, lines, "✗ hook Stop → hookbin stop: not found in the settings that could be read; "+settings+" could not (see above)")
+	wantLine(t, lines, "! MCP config "+claudeJSON+": invalid JSON at line 1, column 27")
+	wantLine(t, lines, "! MCP server \"bottle\": not found in the MCP configs that could be read; "+claudeJSON)
+	if l := line(lines, "not registered"); l != "" {
+		t.Errorf("doctor says %q about a file it could not read", l)
+	}
+}
+
+// TestDoctorReinstallFromCopy: installing again from a copy of the binaries
+// replaces bottle's hooks, recognised by their subcommand, instead of adding
+// a second set, and doctor vouches for the copy alone.
+func TestDoctorReinstallFromCopy(t *testing.T) {
+	w := newDoctorWorld(t)
+	w.install(t)
+	first := w.hookbin
+	w.hookbin = doctorBinary(t, filepath.Join(w.home, "copy"), "hookbin")
+	w.mcpserver = doctorBinary(t, filepath.Join(w.home, "copy"), "mcpserver")
+	w.install(t)
+
+	loc := claudesettings.Locations{ConfigDir: w.config, ClaudeJSON: filepath.Join(w.config, ".claude.json"), Project: w.project}
+	regs, problems := claudesettings.Registrations(loc.Targets())
+	if len(problems) != 0 {
+		t.Errorf("problems: %+v", problems)
+	}
+	var got []string
+	for _, r := range regs {
+		got = append(got, r.Event+" "+r.Prog)
+	}
+	want := []string{"SessionStart " + w.hookbin, "Stop " + w.hookbin, "SessionEnd " + w.hookbin, " " + w.mcpserver}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("registrations after installing from a copy (-want +got):\n%s", diff)
+	}
+	if data := readFile(t, filepath.Join(w.config, "settings.json")); strings.Contains(string(data), first) {
+		t.Errorf("settings still name the first hookbin %s:\n%s", first, data)
+	}
+	lines, failed := w.doctor(t)
+	if failed {
+		t.Error("doctor exited 1")
+	}
+	settings := filepath.Join(w.config, "settings.json")
+	for _, ev := range []string{"SessionStart → hookbin session-start", "Stop → hookbin stop", "SessionEnd → hookbin session-end"} {
+		wantLine(t, lines, "✓ hook "+ev+" (user: "+settings+")")
+	}
+}
+
+// TestDoctorDevServer: in a clone of bottle, the committed .mcp.json's
+// server is the development server, also next to a user install; elsewhere
+// the same file and a user install are two different "bottle" servers.
+func TestDoctorDevServer(t *testing.T) {
+	committed := readFile(t, filepath.Join("..", ".mcp.json"))
+	tests := []struct {
+		name        string
+		clone, user bool
+		want        []string
+	}{
+		{name: "Clone", clone: true, want: []string{"✓ MCP server \"bottle\": the development server of this clone (project: ", "runs scripts/mcpserver-wrapper.sh)"}},
+		{name: "CloneAndUser", clone: true, user: true, want: []string{"✓ MCP server \"bottle\": the development server of this clone (project: ",
+			"; also registered (user: ", "scope conflict for \"bottle\" here and starts the project one"}},
+		{name: "ElsewhereAndUser", user: true, want: []string{"! MCP server \"bottle\" is registered in 2 places with different commands (user: ",
+			"project: ${CLAUDE_PROJECT_DIR:-.}/scripts/mcpserver-wrapper.sh", "starts only the project one", "hookbin uninstall --scope"}},
+		{name: "Elsewhere", want: []string{"✓ MCP server \"bottle\": registered (project: "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newDoctorWorld(t)
+			writeJSON(t, filepath.Join(w.project, ".mcp.json"), string(committed))
+			if tt.clone {
+				writeJSON(t, filepath.Join(w.project, "go.mod"), "module bottle\n\ngo 1.26\n")
+				writeJSON(t, filepath.Join(w.project, "scripts", "mcpserver-wrapper.sh"), "#!/bin/sh\n")
+			}
+			if tt.user {
+				w.install(t)
+			}
+			lines, _ := w.doctor(t)
+			wantLine(t, lines, tt.want...)
+		})
 	}
 }

@@ -431,7 +431,9 @@ func renderAndWrite(ctx context.Context, h hookEnv, p hookPayload) (hookResult, 
 }
 
 // sessionEnd archives the bottle when the user cleared the conversation
-// (they asked to forget it) and renders it a last time otherwise.
+// (they asked to forget it) and renders it a last time otherwise. A session
+// with nothing recorded (no transcript, nothing in claude-mem) is skipped:
+// Claude Code ends such sessions too, "claude mcp list" for one.
 func sessionEnd(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
 	if p.Reason == "clear" {
 		dst, err := bottles.Archive(h.env.BottlesDir(), p.SessionID, h.now, 0)
@@ -443,7 +445,11 @@ func sessionEnd(ctx context.Context, h hookEnv, p hookPayload) (hookResult, erro
 		}
 		return hookResult{note: "archived"}, nil
 	}
-	return renderAndWrite(ctx, h, p)
+	res, err := renderAndWrite(ctx, h, p)
+	if errors.Is(err, render.ErrNothingToRender) {
+		return res, skipped("nothing recorded for this session")
+	}
+	return res, err
 }
 
 // writeBottle writes a rendered bottle into the bottles folder and returns

@@ -523,10 +523,16 @@ func TestStopAndSessionEnd(t *testing.T) {
 		t.Errorf("stop with a directory transcript: stdout %q, logged %q", out, o)
 	}
 
-	// A session without transcript or stored data: an error, nothing else.
+	// A session without transcript or stored data ("claude mcp list" ends
+	// one) has nothing to render: skipped, not an error.
 	out, _ = w.hook(t, "session-end", `{"session_id":"nosuch","reason":"other"}`)
-	if o := w.lastOutcome(t); out != "" || !strings.HasPrefix(o, "error: ") {
+	if o := w.lastOutcome(t); out != "" || o != "skipped: nothing recorded for this session" {
 		t.Errorf("session-end without sources: stdout %q, logged %q", out, o)
+	}
+	// A Stop comes after a turn, so a missing transcript is an error there.
+	out, _ = w.hook(t, "stop", `{"session_id":"nosuch"}`)
+	if o := w.lastOutcome(t); out != "" || !strings.HasPrefix(o, "error: ") {
+		t.Errorf("stop without sources: stdout %q, logged %q", out, o)
 	}
 
 	out, elapsed = w.hook(t, "session-end", `{"session_id":"abc","reason":"prompt_input_exit"}`)

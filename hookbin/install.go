@@ -99,7 +99,8 @@ func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stde
 	if err != nil || help {
 		return err
 	}
-	hookbin, mcpserver, err := findBinaries(cfg.hookbin, cfg.mcpserver)
+	g := findGoDirs(env)
+	hookbin, mcpserver, err := findBinaries(cfg.hookbin, cfg.mcpserver, g)
 	if err != nil {
 		return err
 	}
@@ -110,6 +111,12 @@ func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stde
 	edits, err := t.PlanInstall(hookbin, mcpserver)
 	if err != nil {
 		return err
+	}
+	for _, b := range []struct{ name, path string }{{"hookbin", hookbin}, {"mcpserver", mcpserver}} {
+		if tmp := inTempDir(b.path); tmp != "" {
+			fmt.Fprintf(stderr, "hookbin: warning: %s %s is in the temporary folder %s, which the system may clear, and bottle stops working with it. Build into a lasting folder (`go build -o bin/ ./hookbin ./mcpserver`) and install from there.\n",
+				b.name, b.path, tmp)
+		}
 	}
 	if cfg.scope == "project" && anyChanged(edits) {
 		fmt.Fprintf(stderr, "hookbin: warning: %s and %s are usually committed; they now name this machine's binaries (%s, %s). Use --scope local for a personal install.\n",
@@ -210,23 +217,20 @@ func written(edits []*claudesettings.Edit) string {
 
 // findBinaries returns the absolute paths of the hookbin and mcpserver binaries
 // to register: the flags when given, else this executable and the mcpserver
-// beside it or on PATH.
-func findBinaries(hookFlag, mcpFlag string) (hookbin, mcpserver string, err error) {
+// beside it or on PATH. It refuses binaries in Go's build folders (g).
+func findBinaries(hookFlag, mcpFlag string, g goDirs) (hookbin, mcpserver string, err error) {
 	if hookFlag != "" {
 		if hookbin, err = checkBinary("hookbin", hookFlag); err != nil {
 			return "", "", err
 		}
 	} else {
-		exe, err := os.Executable()
+		exe, err := self()
 		if err != nil {
-			return "", "", fmt.Errorf("find hookbin: %w (pass --hookbin PATH)", err)
-		}
-		if exe, err = filepath.EvalSymlinks(exe); err != nil {
 			return "", "", fmt.Errorf("find hookbin: %w (pass --hookbin PATH)", err)
 		}
 		hookbin = exe
 	}
-	if err := refuseGoRun("hookbin", hookbin); err != nil {
+	if err := refuseGoBuild("hookbin", hookbin, g); err != nil {
 		return "", "", err
 	}
 	switch {
@@ -249,10 +253,23 @@ func findBinaries(hookFlag, mcpFlag string) (hookbin, mcpserver string, err erro
 			return "", "", fmt.Errorf("mcpserver not found beside hookbin (%s) or on PATH: build both with `go build -o bin/ ./hookbin ./mcpserver`, or pass --mcpserver PATH", filepath.Dir(hookbin))
 		}
 	}
-	if err := refuseGoRun("mcpserver", mcpserver); err != nil {
+	if err := refuseGoBuild("mcpserver", mcpserver, g); err != nil {
 		return "", "", err
 	}
 	return hookbin, mcpserver, nil
+}
+
+// executable is os.Executable; doctor's tests stand a fake hookbin in for
+// the test binary.
+var executable = os.Executable
+
+// self is the path of this binary, symlinks resolved.
+func self() (string, error) {
+	exe, err := executable()
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(exe)
 }
 
 // checkBinary makes path absolute and checks that it is an executable file.
@@ -274,18 +291,144 @@ func checkBinary(name, path string) (string, error) {
 	return abs, nil
 }
 
-// refuseGoRun rejects a binary that "go run" built into a temporary directory
-// (…/go-build…/exe/), which Go deletes when the command exits.
-func refuseGoRun(name, path string) error {
-	if !inGoRunDir(path) {
+// refuseGoBuild rejects a binary that lives where the go command builds and
+// later deletes binaries (see goBuildPlace): hooks registered there break
+// without a word once Go cleans up.
+func refuseGoBuild(name, path string, g goDirs) error {
+	place := goBuildPlace(path, g)
+	if place == "" {
 		return nil
 	}
-	return fmt.Errorf("%s is a temporary \"go run\" build (%s) that Go deletes on exit; build the binaries with `go build -o bin/ ./hookbin ./mcpserver`, then run `bin/hookbin install`", name, path)
+	return fmt.Errorf("%s %s is %s; build the binaries with `go build -o bin/ ./hookbin ./mcpserver`, then run `bin/hookbin install`", name, path, place)
 }
 
-func inGoRunDir(path string) bool {
-	p := strings.ReplaceAll(path, `\`, "/")
-	return strings.Contains(p, "/go-build") && strings.Contains(p, "/exe/")
+// goDirs are the folders the go command builds in. They are found without
+// running go: $GOCACHE, else the default cache folder, and $GOTMPDIR. A
+// setting made with "go env -w" is not seen, but the cache's layout is
+// recognised wherever it is (goBuildPlace).
+type goDirs struct {
+	// cache is the build cache ("" when off or unknown).
+	cache string
+	// tmp is $GOTMPDIR ("" when unset: builds go to the system's temporary
+	// folder, in go-build* folders).
+	tmp string
+}
+
+// findGoDirs finds the go command's build folders from env.
+func findGoDirs(env locate.Env) goDirs {
+	g := goDirs{tmp: env.Get("GOTMPDIR")}
+	if c := env.Get("GOCACHE"); c != "" {
+		if filepath.IsAbs(c) { // go treats "off" and relative paths as no cache
+			g.cache = c
+		}
+	} else if d := userCacheDir(env); d != "" {
+		g.cache = filepath.Join(d, "go-build")
+	}
+	if !filepath.IsAbs(g.tmp) {
+		g.tmp = ""
+	}
+	return g
+}
+
+// userCacheDir is os.UserCacheDir read through env, so that tests can move it.
+func userCacheDir(env locate.Env) string {
+	var d string
+	switch runtime.GOOS {
+	case "windows":
+		d = env.Get("LocalAppData")
+	case "darwin", "ios":
+		if env.Home != "" {
+			d = filepath.Join(env.Home, "Library", "Caches")
+		}
+	case "plan9":
+		if env.Home != "" {
+			d = filepath.Join(env.Home, "lib", "cache")
+		}
+	default:
+		d = env.Get("XDG_CACHE_HOME")
+		if !filepath.IsAbs(d) && env.Home != "" {
+			d = filepath.Join(env.Home, ".cache")
+		}
+	}
+	if !filepath.IsAbs(d) {
+		return ""
+	}
+	return d
+}
+
+// goBuildPlace says where in the go command's build folders path lives, or
+// returns "" when it is elsewhere. Those places are: the work folder of a
+// first "go run" (…/go-build*/b*/exe/NAME), deleted when the command exits;
+// an executable in the build cache (<cache>/xx/<xx…hex>-d/NAME), which a
+// repeated "go run" runs and "go clean -cache" or the cache's trimming
+// deletes; and anything under $GOTMPDIR.
+func goBuildPlace(path string, g goDirs) string {
+	segs := strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' })
+	for i := 0; i+3 < len(segs); i++ {
+		if strings.HasPrefix(segs[i], "go-build") && isBuildAction(segs[i+1]) && segs[i+2] == "exe" {
+			return "a temporary \"go run\" build (…/go-build…/exe/) that Go deletes on exit"
+		}
+	}
+	const cached = "a \"go run\" binary in Go's build cache, which `go clean -cache` deletes"
+	if n := len(segs); n >= 3 && isCacheEntry(segs[n-3], segs[n-2]) {
+		return cached
+	}
+	if within(path, g.cache) {
+		return cached + " (" + g.cache + ")"
+	}
+	if within(path, g.tmp) {
+		return "in $GOTMPDIR (" + g.tmp + "), Go's scratch folder for builds"
+	}
+	return ""
+}
+
+// isBuildAction reports whether s names an action's folder in a go-build
+// work folder: b001, b042, …
+func isBuildAction(s string) bool {
+	return len(s) > 1 && s[0] == 'b' && strings.Trim(s[1:], "0123456789") == ""
+}
+
+// isCacheEntry reports whether dir/entry is a build cache entry: a folder
+// named by the entry's first byte in hex, holding <hex>-d.
+func isCacheEntry(dir, entry string) bool {
+	hex, ok := strings.CutSuffix(entry, "-d")
+	return ok && len(dir) == 2 && len(hex) >= 16 && strings.HasPrefix(hex, dir) &&
+		strings.Trim(hex, "0123456789abcdef") == ""
+}
+
+// inTempDir returns the system's temporary folder when path is under it,
+// else "". Binaries there work, and tests install from there, but the
+// system may clear it.
+func inTempDir(path string) string {
+	if tmp := os.TempDir(); within(path, tmp) {
+		return tmp
+	}
+	return ""
+}
+
+// within reports whether path lies under the folder dir ("" is no folder),
+// as written or with symlinks resolved (macOS's /var is /private/var).
+func within(path, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	under := func(p, d string) bool {
+		rel, err := filepath.Rel(d, p)
+		return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	}
+	p, d := cleanAbs(path), cleanAbs(dir)
+	if under(p, d) {
+		return true
+	}
+	rp, err1 := filepath.EvalSymlinks(p)
+	rd, err2 := filepath.EvalSymlinks(d)
+	if err1 != nil {
+		rp = p
+	}
+	if err2 != nil {
+		rd = d
+	}
+	return under(rp, rd)
 }
 
 func exeSuffix() string {

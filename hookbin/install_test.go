@@ -353,7 +353,7 @@ func TestInstallEmptyHome(t *testing.T) {
 			if !strings.Contains(stdout, "hookbin doctor") {
 				t.Errorf("stdout does not name the next step:\n%s", stdout)
 			}
-			if got := strings.Contains(stderr, "warning"); got != tt.wantWarning {
+			if got := strings.Contains(stderr, "usually committed"); got != tt.wantWarning {
 				t.Errorf("warning on stderr = %v, want %v; stderr:\n%s", got, tt.wantWarning, stderr)
 			}
 		})
@@ -576,26 +576,44 @@ func TestInstallMalformed(t *testing.T) {
 	}
 }
 
-func TestInstallRefusesGoRunBuild(t *testing.T) {
+// cacheEntry is a folder of Go's build cache that holds a "go run" binary.
+const cacheEntry = "ab/ab5f3e0c8d1b2a4f6e7d9c0b1a2f3e4d5c6b7a8f9e0d1c2b3a4f5e6d7c8b9a0f-d"
+
+// TestInstallRefusesGoBuild: install refuses binaries where the go command
+// builds and later deletes them, and only warns about other temporary paths.
+func TestInstallRefusesGoBuild(t *testing.T) {
 	tests := []struct {
 		name    string
-		binary  string // which binary lives in the go-build dir
+		binary  string // which binary lives in the build folder
 		argFlag string
+		dir     string // the build folder, under the world's root
+		vars    map[string]string
+		want    string
 	}{
-		{name: "Hookbin", binary: "hookbin", argFlag: "--hookbin"},
-		{name: "MCPServer", binary: "mcpserver", argFlag: "--mcpserver"},
+		{name: "GoRunHookbin", binary: "hookbin", argFlag: "--hookbin", dir: "tmp/go-build2718281828/b001/exe", want: `temporary "go run" build`},
+		{name: "GoRunMCPServer", binary: "mcpserver", argFlag: "--mcpserver", dir: "tmp/go-build2718281828/b001/exe", want: `temporary "go run" build`},
+		{name: "CacheLayout", binary: "hookbin", argFlag: "--hookbin", dir: "somewhere/" + cacheEntry, want: "build cache"},
+		{name: "GOCACHE", binary: "hookbin", argFlag: "--hookbin", dir: "gocache/xy/other", vars: map[string]string{"GOCACHE": "$ROOT/gocache"}, want: "build cache"},
+		{name: "DefaultCache", binary: "mcpserver", argFlag: "--mcpserver", dir: "xdg/go-build/cd/anything", vars: map[string]string{"XDG_CACHE_HOME": "$ROOT/xdg"}, want: "build cache"},
+		{name: "GOTMPDIR", binary: "hookbin", argFlag: "--hookbin", dir: "gotmp/x", vars: map[string]string{"GOTMPDIR": "$ROOT/gotmp"}, want: "$GOTMPDIR"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			if tt.name == "DefaultCache" && runtime.GOOS != "linux" {
+				t.Skip("XDG_CACHE_HOME moves the cache on Linux only")
+			}
 			w := newWorld(t)
-			p := fakeBinary(t, filepath.Join(w.root, "tmp", "go-build2718281828", "b001", "exe"), tt.binary)
+			for k, v := range tt.vars {
+				w.vars[k] = strings.ReplaceAll(v, "$ROOT", w.root)
+			}
+			p := fakeBinary(t, filepath.Join(w.root, filepath.FromSlash(tt.dir)), tt.binary)
 			before := w.snapshot(t)
 			_, _, err := w.run(t, "install", tt.argFlag, p)
 			if err == nil {
 				t.Fatal("install succeeded, want a refusal")
 			}
-			for _, want := range []string{"go run", "go build -o bin/ ./hookbin ./mcpserver", "bin/hookbin install", p} {
+			for _, want := range []string{tt.want, "go build -o bin/ ./hookbin ./mcpserver", "bin/hookbin install", p} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error = %q, want it to contain %q", err, want)
 				}
@@ -607,22 +625,46 @@ func TestInstallRefusesGoRunBuild(t *testing.T) {
 	}
 }
 
-func TestInGoRunDir(t *testing.T) {
+// TestInstallWarnsTempDir: binaries elsewhere in the temporary folder (where
+// tests install from) are registered, with a warning.
+func TestInstallWarnsTempDir(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t) // under t.TempDir()
+	_, stderr := w.mustRun(t, "install")
+	for _, b := range []string{w.hookbin, w.mcpserver} {
+		if !strings.Contains(stderr, "hookbin: warning: ") || !strings.Contains(stderr, b+" is in the temporary folder") {
+			t.Errorf("stderr does not warn about %s:\n%s", b, stderr)
+		}
+	}
+}
+
+func TestGoBuildPlace(t *testing.T) {
+	g := goDirs{cache: "/home/me/.cache/go-build", tmp: "/scratch/gotmp"}
 	tests := []struct {
 		path string
-		want bool
+		want string // part of the place; "" = not a build place
 	}{
-		{"/tmp/go-build3141592653/b001/exe/hookbin", true},
-		{"/var/folders/x/T/go-build123/b001/exe/hookbin", true},
-		{`C:\Users\me\AppData\Local\Temp\go-build123\b001\exe\hookbin.exe`, true},
-		{"/home/me/bottle/bin/hookbin", false},
-		{"/home/me/go/bin/hookbin", false},
-		{"/home/me/exe/hookbin", false},
-		{"/home/me/go-builder/hookbin", false},
+		{"/tmp/go-build3141592653/b001/exe/hookbin", `"go run"`},
+		{"/var/folders/x/T/go-build123/b001/exe/hookbin", `"go run"`},
+		{`C:\Users\me\AppData\Local\Temp\go-build123\b001\exe\hookbin.exe`, `"go run"`},
+		{"/home/me/.cache/go-build/" + cacheEntry + "/hookbin", "build cache"},
+		{"/elsewhere/cache/" + cacheEntry + "/hookbin", "build cache"},
+		{"/home/me/.cache/go-build/12/whatever/hookbin", "build cache"},
+		{"/scratch/gotmp/hookbin", "$GOTMPDIR"},
+		{"/home/me/bottle/bin/hookbin", ""},
+		{"/home/me/go/bin/hookbin", ""},
+		{"/home/me/exe/hookbin", ""},
+		{"/home/me/go-builder/hookbin", ""},
+		{"/home/me/go-build/bin/exe/hookbin", ""},
+		{"/home/me/ab/cd0123456789abcdef-d/hookbin", ""},
+		{"/home/me/ab/ab0123456789abcdef-d/sub/hookbin", ""},
+		{"/home/me/.cache/go-builder/hookbin", ""},
+		{"/scratch/gotmpx/hookbin", ""},
 	}
 	for _, tt := range tests {
-		if got := inGoRunDir(tt.path); got != tt.want {
-			t.Errorf("inGoRunDir(%q) = %v, want %v", tt.path, got, tt.want)
+		got := goBuildPlace(tt.path, g)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("goBuildPlace(%q) = %q, want %q", tt.path, got, tt.want)
 		}
 	}
 }

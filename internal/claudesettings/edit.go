@@ -144,19 +144,29 @@ func parseFile(data []byte) (*object, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return newObject(), nil
 	}
-	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line, col := position(data, se.Offset)
-			return nil, fmt.Errorf("invalid JSON at line %d, column %d: %v", line, col, se)
-		}
-		return nil, fmt.Errorf("invalid JSON: %v", err)
+	if err := checkJSON(data); err != nil {
+		return nil, err
 	}
 	doc, err := decodeObject(data)
 	if err != nil {
 		return nil, errors.New("not a JSON object")
 	}
 	return doc, nil
+}
+
+// checkJSON reports whether data is one JSON value, and where it goes
+// wrong when it is not: "invalid JSON at line L, column C: …".
+func checkJSON(data []byte) error {
+	err := json.Unmarshal(data, new(json.RawMessage))
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := position(data, se.Offset)
+		return fmt.Errorf("invalid JSON at line %d, column %d: %v", line, col, se)
+	}
+	return fmt.Errorf("invalid JSON: %v", err)
 }
 
 // position turns a byte offset into a 1-based line and column.

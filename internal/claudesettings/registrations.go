@@ -1,6 +1,7 @@
 package claudesettings
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,7 +129,10 @@ func readDoc(path string) (doc *object, kind ProblemKind, err error) {
 	if err != nil {
 		return nil, Unreadable, err
 	}
-	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, Malformed, errors.New("empty file, not JSON")
+	}
+	if err := checkJSON(data); err != nil {
 		return nil, Malformed, err
 	}
 	if doc, err = decodeObject(data); err != nil {

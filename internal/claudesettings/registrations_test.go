@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -105,14 +106,15 @@ func TestRegistrations(t *testing.T) {
 // registrations and is reported as malformed, whatever else it holds.
 func TestRegistrationsMalformed(t *testing.T) {
 	hook := `[{"hooks":[{"command":"/x/hookbin stop"}]}]`
-	tests := []struct{ name, settings string }{
-		{"Empty", ""},
-		{"Syntax", `{"hooks":`},
-		{"Array", `[]`},
-		{"Null", `null`},
-		{"Trailing", `{} {}`},
-		{"HooksArray", `{"hooks":[]}`},
-		{"DisableNotBool", `{"disableAllHooks":"yes","hooks":{"Stop":` + hook + `}}`},
+	tests := []struct{ name, settings, wantErr string }{
+		{"Empty", "", "empty file"},
+		{"Syntax", `{"hooks":`, "invalid JSON at line 1, column 9"},
+		{"SyntaxLine3", "{\n  \"hooks\": {\n    \"Stop\": ]\n}}", "invalid JSON at line 3, column 13: invalid character ']'"},
+		{"Array", `[]`, "not a JSON object"},
+		{"Null", `null`, "not a JSON object"},
+		{"Trailing", `{} {}`, "invalid JSON at line 1, column 4"},
+		{"HooksArray", `{"hooks":[]}`, `"hooks" is not a JSON object`},
+		{"DisableNotBool", `{"disableAllHooks":"yes","hooks":{"Stop":` + hook + `}}`, "disableAllHooks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,7 +126,10 @@ func TestRegistrationsMalformed(t *testing.T) {
 				t.Errorf("registrations %+v", regs)
 			}
 			if len(problems) != 1 || problems[0].Kind != Malformed || problems[0].Path != user.Settings || problems[0].Err == nil {
-				t.Errorf("problems %+v, want one Malformed", problems)
+				t.Fatalf("problems %+v, want one Malformed", problems)
+			}
+			if got := problems[0].Err.Error(); !strings.Contains(got, tt.wantErr) {
+				t.Errorf("problem = %q, want it to say %q", got, tt.wantErr)
 			}
 		})
 	}
