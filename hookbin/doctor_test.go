@@ -124,7 +124,7 @@ func TestDoctorFreshMachine(t *testing.T) {
 	wantLine(t, lines, "✓ hookbin: ")
 	wantLine(t, lines, "✗ mcpserver: not found", "go build")
 	wantLine(t, lines, "! Claude Code config: ", "not found")
-	wantLine(t, lines, "! claude-mem DB: standalone (no claude-mem DB at "+filepath.Join(w.data, "claude-mem.db")+")")
+	wantLine(t, lines, "✓ claude-mem DB: none (standalone mode: tool activity is digested from transcripts; a claude-mem DB at "+filepath.Join(w.data, "claude-mem.db")+" would be read)")
 	wantLine(t, lines, "✓ bottles dir: "+w.bottlesDir()+" (not created yet; the first hook run creates it in "+w.home+", which is writable)")
 	for _, ev := range []string{"SessionStart", "Stop", "SessionEnd"} {
 		wantLine(t, lines, "✗ hook "+ev+" → hookbin ", ": not registered — run: hookbin install")
