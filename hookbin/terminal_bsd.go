@@ -2,24 +2,7 @@
 
 package main
 
-import (
-	"os"
-	"syscall"
-	"unsafe"
-)
+import "syscall"
 
-// isTerminal reports whether f is a terminal (TIOCGETA succeeds on it).
-func isTerminal(f *os.File) bool {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	var t syscall.Termios
-	var errno syscall.Errno
-	if err := rc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGETA, uintptr(unsafe.Pointer(&t)))
-	}); err != nil {
-		return false
-	}
-	return errno == 0
-}
+// ioctlGetTermios reads a terminal's settings.
+const ioctlGetTermios = syscall.TIOCGETA
