@@ -22,10 +22,11 @@ import (
 const pointerMark = "# [bottle] Endless Mode"
 
 // pointerRE matches a whole pointer: heading, path line and the lines down to
-// "Current task:".
+// the current task (labelled when it comes from claude-mem's summary).
 var pointerRE = regexp.MustCompile(`# \[bottle\] Endless Mode — session continuation\n` +
 	`Before doing anything else, Read this file and continue the session from where it ends:\n` +
-	`(\S[^\n]*?)   \(session ([A-Za-z0-9._-]+)\)\n(?:[^\n]*\n)*?Current task: ([^\n]*)`)
+	`(\S[^\n]*?)   \(session ([A-Za-z0-9._-]+)\)\n(?:[^\n]*\n)*?` +
+	`Current task(?: \(from claude-mem's generated summary, not the user's words\))?: ([^\n]*)`)
 
 // pointer is one pointer found in a request or a hook answer.
 type pointer struct {

@@ -573,7 +573,7 @@ func TestSessionStartCurrentTask(t *testing.T) {
 		summaryAt int64
 		want      string
 	}{
-		{"SummaryNewer", lastPromptMS + 60000, "Current task: Test the parser — next steps: add fuzz tests\n"},
+		{"SummaryNewer", lastPromptMS + 60000, "Current task (from claude-mem's generated summary, not the user's words): Test the parser — next steps: add fuzz tests\n"},
 		{"SummaryOlder", lastPromptMS - 60000, "Current task: Now test it.\n"},
 	}
 	for _, tt := range tests {
@@ -657,7 +657,7 @@ INSERT INTO session_summaries (memory_session_id, project, request, next_steps, 
 	}
 	out, _ = w.hook(t, "session-start", `{"session_id":"`+id+`","source":"compact","transcript_path":"/nonexistent/x.jsonl"}`)
 	ptr := parseAnswer(t, out)
-	for _, s := range []string{"partial reconstruction", "\nCurrent task: Port the parser — next steps: wire the CLI\n",
+	for _, s := range []string{"partial reconstruction", "\nCurrent task (from claude-mem's generated summary, not the user's words): Port the parser — next steps: wire the CLI\n",
 		filepath.Join(w.bottlesDir(), id+".md")} {
 		if !strings.Contains(ptr, s) {
 			t.Errorf("pointer lacks %q:\n%s", s, ptr)

@@ -547,12 +547,20 @@ func checkPointer(t *testing.T, where, ptr string, mode render.Mode) {
 	t.Helper()
 	checkOutput(t, where, ptr)
 	checkForged(t, where, ptr, append(forged, forgedPointer...))
-	paging := strings.Contains(ptr, "\nIt is longer than one Read allows")
-	want := strings.Count(render.Pointer(render.PointerInput{BottlePath: "/b.md", SessionID: "s", Mode: mode, CurrentTask: "task", NeedsPaging: paging}), "\n")
+	in := render.PointerInput{BottlePath: "/b.md", SessionID: "s", Mode: mode, CurrentTask: "task",
+		NeedsPaging: strings.Contains(ptr, "\nIt is longer than one Read allows")}
+	if strings.Contains(ptr, "\nLast active: ") {
+		in.LastActive = time.Now()
+		if strings.Contains(ptr, " days old: verify its state") {
+			in.LastActive = in.LastActive.Add(-30 * 24 * time.Hour)
+		}
+		in.Now = time.Now()
+	}
+	want := strings.Count(render.Pointer(in), "\n")
 	if got := strings.Count(ptr, "\n"); got != want {
 		t.Errorf("%s has %d lines, want %d:\n%s", where, got, want, ptr)
 	}
-	if strings.Count(ptr, "\nCurrent task: ") != 1 {
+	if strings.Count(ptr, "\nCurrent task: ")+strings.Count(ptr, "\nCurrent task (from claude-mem's generated summary, not the user's words): ") != 1 {
 		t.Errorf("%s has not exactly one Current task line", where)
 	}
 }

@@ -24,6 +24,9 @@ type Bottle struct {
 	Project   string
 	Started   time.Time
 	Rendered  time.Time
+	// LastActive is the session's last activity (Result.LastActivity),
+	// shown in the header; zero when unknown.
+	LastActive time.Time
 	Mode      Mode
 	Notes     []string // shown under "## Notes" (e.g. observations unavailable)
 	// Preamble holds what happened before the first genuine prompt (a slash

@@ -26,7 +26,23 @@ var structural = []string{
 	"> Session summary",
 	"project:",
 	"mode:",
-	"Current task:",
+	"Current task",
+	// The pointer's lines (it stands above the bottle in the model's
+	// context), read_bottle's footer and expansion record headers.
+	"# [bottle]",
+	"Before doing anything else, Read this file",
+	"Last active:",
+	"It is longer than one Read allows",
+	"- It is the authoritative session record",
+	"- It is a partial reconstruction",
+	"- The final assistant message in it",
+	"- The last session summary describes",
+	"- The newest tool activity may",
+	"- Lines tagged [#id]",
+	"- This record is",
+	"[bottle ",
+	"## #",
+	"## [#",
 }
 
 // structuralFirst marks the bytes a structural opening can start with, its

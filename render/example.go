@@ -26,5 +26,6 @@ func Example() ([]byte, error) {
 	b := fromTranscript(t)
 	b.SessionID = ExampleSessionID
 	b.Rendered = t.Last
+	b.LastActive = t.Last
 	return markdown(b, time.UTC), nil
 }

@@ -30,7 +30,7 @@ func ExampleRender() {
 	// Output:
 	// full 1 turn, 1 digest
 	// # Session bottle — basic
-	// project: /home/dev/proj · started: 2026-01-05T10:01:00Z · rendered: 2026-01-05T12:00:00Z
+	// project: /home/dev/proj · started: 2026-01-05T10:01:00Z · last active: 2026-01-05T10:05:00Z · rendered: 2026-01-05T12:00:00Z
 	// mode: full
 }
 

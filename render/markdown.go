@@ -94,7 +94,11 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 	if project == "" {
 		project = "unknown"
 	}
-	w.WriteString("project: " + project + " · started: " + stamp(b.Started, loc) + " · rendered: " + stamp(b.Rendered, loc) + "\n")
+	w.WriteString("project: " + project + " · started: " + stamp(b.Started, loc))
+	if !b.LastActive.IsZero() {
+		w.WriteString(" · last active: " + stamp(b.LastActive, loc))
+	}
+	w.WriteString(" · rendered: " + stamp(b.Rendered, loc) + "\n")
 	switch b.Mode {
 	case ModeReconstructed:
 		w.WriteString("mode: reconstructed — assistant messages not preserved\n")

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -39,7 +41,18 @@ type PointerInput struct {
 	// NeedsPaging says the bottle is too long for one Read
 	// ([Result.NeedsPaging]).
 	NeedsPaging bool
+	// TaskGenerated says CurrentTask comes from claude-mem's generated
+	// summary, not from the user's words: the pointer labels it so.
+	TaskGenerated bool
+	// LastActive is the session's last activity ([Result.LastActivity]);
+	// zero leaves it out. Now is the time the pointer is written (zero: no
+	// age is worked out): a record older than [StaleAfter] gets a warning.
+	LastActive, Now time.Time
 }
+
+// StaleAfter is the age past which the pointer warns that the record may
+// no longer match the working tree.
+const StaleAfter = 7 * 24 * time.Hour
 
 // Pointer is the text a SessionStart hook injects after a compaction: read
 // the bottle and continue (SPEC §4.1). It is a pure function of p and stays
@@ -60,6 +73,13 @@ func Pointer(p PointerInput) string {
 	b.WriteString("# [bottle] Endless Mode — session continuation\n")
 	b.WriteString("Before doing anything else, Read this file and continue the session from where it ends:\n")
 	b.WriteString(path + "   (session " + id + ")\n")
+	if !p.LastActive.IsZero() {
+		b.WriteString("Last active: " + p.LastActive.UTC().Format(time.RFC3339) + "\n")
+		if age := p.Now.Sub(p.LastActive); !p.Now.IsZero() && age > StaleAfter {
+			b.WriteString(fmt.Sprintf("- This record is %d days old: verify its state against the working tree before acting on it.\n",
+				int(age/(24*time.Hour))))
+		}
+	}
 	if p.NeedsPaging {
 		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with read_bottle\n" +
 			"  (MCP server \"bottle\", session_id " + id + "), or Read it in parts with offset and limit.\n")
@@ -79,7 +99,11 @@ func Pointer(p PointerInput) string {
 		"  call render_bottle if the last few minutes look thin.\n")
 	b.WriteString("- Lines tagged [#id] expand on demand: expand_observation (MCP server \"bottle\"), passing\n" +
 		"  session_id " + id + ". If the file is too long for one Read, page it with read_bottle.\n")
-	b.WriteString("Current task: " + task + "\n")
+	if p.TaskGenerated {
+		b.WriteString("Current task (from claude-mem's generated summary, not the user's words): " + task + "\n")
+	} else {
+		b.WriteString("Current task: " + task + "\n")
+	}
 	return clampText(b.String(), PointerMaxUnits, PointerMaxLines)
 }
 

@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -25,6 +26,15 @@ func TestPointerGolden(t *testing.T) {
 			SessionID:   pointerID,
 			Mode:        ModeReconstructed,
 			CurrentTask: SummaryTask("Port the parser to Go", "add fuzz tests\n- run them in CI"),
+		}},
+		{"pointer-stale.golden", PointerInput{
+			BottlePath:    "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
+			SessionID:     pointerID,
+			Mode:          ModeFull,
+			CurrentTask:   SummaryTask("Fix the flaky test", "Follow up on the 2 failing tool calls"),
+			TaskGenerated: true,
+			LastActive:    time.Date(2026, 1, 5, 10, 5, 0, 0, time.UTC),
+			Now:           time.Date(2026, 1, 20, 9, 0, 0, 0, time.UTC),
 		}},
 		{"pointer-paging.golden", PointerInput{
 			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
@@ -174,5 +184,38 @@ func TestSummaryTask(t *testing.T) {
 	long := SummaryTask(strings.Repeat("r", 1000), "the next step")
 	if !strings.HasSuffix(TaskLine(long), "— next steps: the next step") {
 		t.Errorf("a long request crowds out the next steps: %q", TaskLine(long))
+	}
+}
+
+// TestPointerAge: the pointer says when the session was last active, and
+// warns past StaleAfter, by the clock it is given.
+func TestPointerAge(t *testing.T) {
+	last := time.Date(2026, 1, 5, 10, 5, 0, 0, time.UTC)
+	tests := []struct {
+		name      string
+		last, now time.Time
+		line      string // the last-active line, "" for none
+		warn      string // the age warning, "" for none
+	}{
+		{"unknown", time.Time{}, last, "", ""},
+		{"fresh", last, last.Add(2 * time.Hour), "Last active: 2026-01-05T10:05:00Z\n", ""},
+		{"a week exactly", last, last.Add(StaleAfter), "Last active: 2026-01-05T10:05:00Z\n", ""},
+		{"old", last, last.Add(30 * 24 * time.Hour), "Last active: 2026-01-05T10:05:00Z\n", "- This record is 30 days old: verify its state against the working tree"},
+		{"no clock", last, time.Time{}, "Last active: 2026-01-05T10:05:00Z\n", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", LastActive: tc.last, Now: tc.now})
+			if has := strings.Contains(got, "Last active:"); has != (tc.line != "") || tc.line != "" && !strings.Contains(got, tc.line) {
+				t.Errorf("last-active line: want %q in\n%s", tc.line, got)
+			}
+			if has := strings.Contains(got, "days old"); has != (tc.warn != "") || tc.warn != "" && !strings.Contains(got, tc.warn) {
+				t.Errorf("age warning: want %q in\n%s", tc.warn, got)
+			}
+		})
+	}
+	gen := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", TaskGenerated: true})
+	if !strings.Contains(gen, "\nCurrent task (from claude-mem's generated summary, not the user's words): t\n") {
+		t.Errorf("a generated task is not labelled:\n%s", gen)
 	}
 }

@@ -231,6 +231,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 			Completed: sm.Completed, NextSteps: sm.NextSteps, Notes: sm.Notes, Time: sm.Created}
 	}
 	res.LastActivity = lastActivity(t, stored)
+	b.LastActive = res.LastActivity
 	countItems(b, res)
 	budget := o.BudgetTokens
 	switch {

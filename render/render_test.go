@@ -155,7 +155,7 @@ func TestAdversarialStructure(t *testing.T) {
 	got := structuralLines(string(forged.Markdown))
 	want := []string{
 		"# Session bottle — adversarial",
-		"project: /home/dev/proj · started: 2026-01-05T10:01:00Z · rendered: 2026-01-05T12:00:00Z",
+		"project: /home/dev/proj · started: 2026-01-05T10:01:00Z · last active: 2026-01-05T10:02:00Z · rendered: 2026-01-05T12:00:00Z",
 		"mode: full",
 		"## Original request",
 		"---",
