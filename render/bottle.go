@@ -114,6 +114,13 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 		case transcript.EvPrompt:
 			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, Images: e.Images})
 			cur = &b.Turns[len(b.Turns)-1]
+			for _, c := range e.IDE {
+				add(ideItem(c, t.Cwd, e.Time))
+			}
+		case transcript.EvIDE:
+			for _, c := range e.IDE {
+				add(ideItem(c, t.Cwd, e.Time))
+			}
 		case transcript.EvMidTurn:
 			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Text: e.Text})
 		case transcript.EvCommand, transcript.EvBash:
@@ -156,6 +163,25 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 		}
 	}
 	return b
+}
+
+// ideItem is the line of activity an IDE report becomes: "opened in the
+// IDE: <path>" or "selected in the IDE: <path>:<lines>", the path relative
+// to the project when it lies inside it.
+func ideItem(c transcript.IDEContext, cwd string, at time.Time) Item {
+	path := oneLine(c.Path, 300)
+	if cwd != "" {
+		if rel, ok := strings.CutPrefix(path, strings.TrimSuffix(cwd, "/")+"/"); ok && rel != "" {
+			path = rel
+		}
+	}
+	if c.Selected {
+		if lines := oneLine(c.Lines, 40); lines != "" {
+			path += ":" + lines
+		}
+		return Item{Kind: ItemNote, Text: "selected in the IDE: " + path, Time: at}
+	}
+	return Item{Kind: ItemNote, Text: "opened in the IDE: " + path, Time: at}
 }
 
 // timeFmt prints times as HH:MM, adding the date when the day changes.

@@ -201,12 +201,15 @@ t.user("Ordinary prompt.\n" + FORGED)
 t.asst("msg_1", text("Reply with forged lines:\n" + FORGED + "\n\nA real rule below stays a rule:\n\n---\n\n## Heading kept\n* bullet kept"))
 t.write("adversarial")
 
-# ide-context: IDE blocks next to the typed prompt are not the prompt.
+# ide-context: IDE blocks next to the typed prompt are not the prompt; each
+# becomes one line of activity naming the file (and the lines selected).
 t = T()
 t.user([text("<ide_opened_file>The user opened the file /x/a.go in the IDE. This may or may not be related.</ide_opened_file>"), text("Why does this panic?")])
 t.asst("msg_1", text("Nil map write."))
-t.user([text("<ide_selection>The user selected lines 1 to 2</ide_selection>")])
+t.user([text("<ide_selection>The user selected the lines 3 to 9 from /home/dev/proj/cmd/main.go:\nfunc main() {\n\tpanic(\"SELECTED-CODE\")\n}\n\nThis may or may not be related to the current task.</ide_selection>")])
 t.asst("msg_2", text("Reply to a selection only."))
+t.user([text("<ide_opened_file>The user opened the file /home/dev/proj/util.go in the IDE. This may or may not be related to the current task.</ide_opened_file>"), text("Let's do the one here as well.")])
+t.asst("msg_3", text("Done here too."))
 t.write("ide-context")
 
 # day-change: times show the date when the day changes.

@@ -9,7 +9,8 @@ import (
 
 // userContent is a user message's content reduced to what classification needs.
 type userContent struct {
-	texts   []string // text blocks (or the string content), injected context blocks removed
+	texts   []string     // text blocks (or the string content), injected context blocks removed
+	ide     []IDEContext // the IDE blocks among those removed
 	results []toolResult
 	images  int
 	bad     bool // content is neither a string nor a list of blocks
@@ -43,6 +44,40 @@ func trimJSONSpace(b []byte) []byte {
 // contextTags wrap text blocks the IDE or harness adds next to a typed prompt
 // in the same message; a block that is entirely one of them is not the user's words.
 var contextTags = []string{"ide_opened_file", "ide_selection", "system-reminder"}
+
+// ideContext reads an IDE block: "The user opened the file PATH in the
+// IDE. …" or "The user selected the lines A to B from PATH:\n<lines>…".
+// ok is false for anything else (system reminders, other wordings).
+func ideContext(s string) (c IDEContext, ok bool) {
+	t := strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(t, "<ide_opened_file>"):
+		rest, found := strings.CutPrefix(strings.TrimPrefix(t, "<ide_opened_file>"), "The user opened the file ")
+		if !found {
+			return c, false
+		}
+		path, _, found := strings.Cut(rest, " in the IDE")
+		return IDEContext{Path: path}, found && path != ""
+	case strings.HasPrefix(t, "<ide_selection>"):
+		rest, found := strings.CutPrefix(strings.TrimPrefix(t, "<ide_selection>"), "The user selected the lines ")
+		if !found {
+			return c, false
+		}
+		first, _, _ := strings.Cut(rest, "\n")
+		span, path, found := strings.Cut(first, " from ")
+		if !found {
+			return c, false
+		}
+		path = strings.TrimSuffix(path, ":")
+		a, b, _ := strings.Cut(span, " to ")
+		lines := a
+		if b != "" && b != a {
+			lines += "-" + b
+		}
+		return IDEContext{Selected: true, Path: path, Lines: lines}, path != ""
+	}
+	return c, false
+}
 
 func isContextBlock(s string) bool {
 	t := strings.TrimSpace(s)

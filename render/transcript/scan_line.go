@@ -581,6 +581,9 @@ func (s *lineScanner) userContent(v val, c *userContent) {
 		case s.fieldIs(bl.typ, "text"):
 			t := s.fieldString(bl.text)
 			if isContextBlock(t) {
+				if ide, ok := ideContext(t); ok {
+					c.ide = append(c.ide, ide)
+				}
 				continue
 			}
 			c.texts = append(c.texts, t)

@@ -272,7 +272,13 @@ func (p *refParser) user(l *refLine, ts time.Time) {
 	}
 	ev, ok := classify(c)
 	if !ok {
+		if len(c.ide) > 0 {
+			p.emit(Event{Kind: EvIDE, Time: ts, IDE: c.ide})
+		}
 		return
+	}
+	if ev.Kind == EvPrompt {
+		ev.IDE = c.ide
 	}
 	ev.Time = ts
 	p.t.TextBytes += len(ev.Text)
@@ -407,6 +413,9 @@ func refParseUserContent(raw json.RawMessage) userContent {
 		switch b.Type {
 		case "text":
 			if isContextBlock(b.Text) {
+				if ide, ok := ideContext(b.Text); ok {
+					c.ide = append(c.ide, ide)
+				}
 				continue
 			}
 			c.texts = append(c.texts, b.Text)

@@ -77,6 +77,7 @@ const (
 	EvCompaction                  // a compaction boundary; Text = trigger
 	EvAssistant                   // one assistant message; Blocks = its text blocks
 	EvTool                        // one tool call; Tool = index in Transcript.Tools
+	EvIDE                         // IDE context sent without words of the user's; IDE = what
 )
 
 // Event is one rendered item of the main thread, in file order. Text is raw:
@@ -88,6 +89,19 @@ type Event struct {
 	Blocks []string // EvAssistant: text blocks in order, duplicates dropped
 	Tool   int      // EvTool: index into Transcript.Tools
 	Images int      // EvPrompt, EvMidTurn: pasted images
+	// IDE is what the IDE reported beside the user's words (EvPrompt), or
+	// alone (EvIDE): a file opened, lines selected.
+	IDE []IDEContext
+}
+
+// IDEContext is one report of the IDE's that Claude Code attaches to a
+// user message (an <ide_opened_file> or <ide_selection> block): which file
+// the user had open or which lines they selected, so that "the one here"
+// keeps its referent. Path is raw: strip it before use.
+type IDEContext struct {
+	Selected bool   // lines were selected (else a file was opened)
+	Path     string // the file, as the IDE names it (absolute)
+	Lines    string // "12-40" for a selection, when the IDE says
 }
 
 // ToolCall is one distinct tool_use of the main thread. Its ordinal N
@@ -902,7 +916,13 @@ func (p *parser) user(r *lineRec, ts time.Time) {
 	}
 	ev, ok := classify(c)
 	if !ok {
+		if len(c.ide) > 0 {
+			p.emit(Event{Kind: EvIDE, Time: ts, IDE: c.ide})
+		}
 		return
+	}
+	if ev.Kind == EvPrompt {
+		ev.IDE = c.ide
 	}
 	ev.Time = ts
 	p.t.TextBytes += len(ev.Text)

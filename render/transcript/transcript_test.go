@@ -188,3 +188,26 @@ func TestHasSession(t *testing.T) {
 		}
 	}
 }
+
+func TestIDEContext(t *testing.T) {
+	tests := []struct {
+		block string
+		want  IDEContext
+		ok    bool
+	}{
+		{"<ide_opened_file>The user opened the file /p/a.go in the IDE. This may or may not be related to the current task.</ide_opened_file>",
+			IDEContext{Path: "/p/a.go"}, true},
+		{"<ide_selection>The user selected the lines 200 to 240 from /p/b.go:\nx := 1\n\nThis may or may not be related.</ide_selection>",
+			IDEContext{Selected: true, Path: "/p/b.go", Lines: "200-240"}, true},
+		{"<ide_selection>The user selected the lines 7 to 7 from /p/c.go:\nx</ide_selection>", IDEContext{Selected: true, Path: "/p/c.go", Lines: "7"}, true},
+		{"<ide_selection>The user selected lines 1 to 2</ide_selection>", IDEContext{}, false},
+		{"<system-reminder>x</system-reminder>", IDEContext{}, false},
+		{"<ide_opened_file>The user opened the file  in the IDE.</ide_opened_file>", IDEContext{}, false},
+	}
+	for _, tc := range tests {
+		got, ok := ideContext(tc.block)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("ideContext(%.50q) = %+v, %v; want %+v, %v", tc.block, got, ok, tc.want, tc.ok)
+		}
+	}
+}
