@@ -271,8 +271,9 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 		p.capture = map[int]*ToolDetail{}
 	}
 	// Digests are pure and safe for concurrent use, so the scanning
-	// workers may work them out; captured calls are read in file order.
-	p.speculate = p.capture == nil && p.digests
+	// workers may work them out; a captured call's result is decoded in
+	// file order all the same.
+	p.speculate = p.digests
 	if size := sizeHint(r); size > 0 && !firstPrompt {
 		p.presize(size)
 	}
@@ -739,8 +740,8 @@ type parser struct {
 	capture  map[int]*ToolDetail
 	// captureTool also captures the calls of the tools it accepts.
 	captureTool func(name string) bool
-	// speculate lets workers digest tool calls whose tool_use they saw in the
-	// same chunk (not when calls are captured).
+	// speculate lets workers digest tool calls whose tool_use they saw in
+	// the same chunk.
 	speculate bool
 	cwd       atomic.Pointer[string] // t.Cwd once known, for the workers
 }
@@ -1011,6 +1012,12 @@ func (p *parser) result(r *toolResult) {
 	}
 	p.pending[i] = pendingCall{}
 	tc := &p.t.Tools[i]
+	if d := p.capture[i]; d != nil {
+		if !r.decoded {
+			r.text, r.decoded = resultText(r.raw), true
+		}
+		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
+	}
 	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
 		// and working directory.
@@ -1020,8 +1027,7 @@ func (p *parser) result(r *toolResult) {
 		return
 	}
 	if body, ok := r.body(); ok && r.measured && p.speculate {
-		// No call is captured: the digest reads the string still
-		// escaped.
+		// The digest reads the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
 		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd)
@@ -1032,9 +1038,6 @@ func (p *parser) result(r *toolResult) {
 	}
 	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
-	if d := p.capture[i]; d != nil {
-		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
-	}
 	if p.digests {
 		tc.Digest, tc.Pending = digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
 	}
