@@ -34,6 +34,7 @@ var moduleImports = map[string][]string{
 	"internal/atomicfile":      {},
 	"internal/claudesettings":  {"internal/atomicfile"},
 	"internal/corpustest":      {},
+	"internal/fidelity":        {"render", "render/transcript"},
 	"internal/hooklog":         {},
 	"internal/gentranscript":   {},
 	"tools":                    {"render", "render/bottles", "render/claudemem", "render/locate", "render/privacy"},
