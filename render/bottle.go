@@ -27,11 +27,8 @@ type Bottle struct {
 	// LastActive is the session's last activity (Result.LastActivity),
 	// shown in the header; zero when unknown.
 	LastActive time.Time
-	// State holds the lines of the working state (SPEC §3.8), shown after
-	// the header and never folded; none in reconstructed mode.
-	State []string
-	Mode  Mode
-	Notes []string // shown under "## Notes" (e.g. observations unavailable)
+	Mode       Mode
+	Notes      []string // shown under "## Notes" (e.g. observations unavailable)
 	// Preamble holds what happened before the first genuine prompt (a slash
 	// command that opened the session, its tool activity and replies). Its
 	// Prompt is always empty.

@@ -111,12 +111,6 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 			w.WriteString("- " + oneLine(n, 300) + "\n")
 		}
 	}
-	if len(b.State) > 0 {
-		w.WriteString("\n## Working state\n\n")
-		for _, l := range b.State {
-			w.WriteString(l + "\n")
-		}
-	}
 	w.WriteString("\n## Original request\n\n")
 	if len(b.Turns) == 0 {
 		w.WriteString("_(no prompt in this session yet)_\n")

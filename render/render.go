@@ -156,9 +156,9 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	)
 	checkSession := o.RequireSession && o.SessionID != "" && filepath.Base(path) != o.SessionID+".jsonl"
 	if path != "" {
-		ro := readOptions
+		var ro *transcript.ReadOptions
 		if checkSession {
-			ro = &transcript.ReadOptions{CaptureTools: readOptions.CaptureTools, Session: o.SessionID}
+			ro = &transcript.ReadOptions{Session: o.SessionID}
 		}
 		wg.Go(func() { t, tErr = transcript.Read(ctx, path, ro) })
 	}
@@ -196,7 +196,6 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{SessionID: id, IDFromEntries: fromEntries, TranscriptPath: path}
 	if t != nil {
 		b = fromTranscript(t)
-		b.State = workingState(t)
 		res.Diag = t.Diag
 		res.Compacted = t.Compactions > 0
 		if stored != nil {
