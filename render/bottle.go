@@ -91,6 +91,10 @@ type Item struct {
 	Kind ItemKind
 	ID   string // "t17" or "102401"
 	Text string
+	// Call is a tool call's short form "<Tool> — <salient input>"
+	// (transcript.ToolCall.Pending), already stripped: what a folded turn
+	// keeps of the call. It is empty for other kinds.
+	Call string
 	Time time.Time
 	// short: the budget shortened this line (the full text is one expand away).
 	short bool
@@ -150,11 +154,14 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 			add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
 		case transcript.EvTool:
 			tc := t.Tools[e.Tool]
-			d := tc.Digest
+			d, c := tc.Digest, tc.Pending
 			if d == "" {
 				d = tc.Name
 			}
-			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Time: e.Time})
+			if c == "" {
+				c = tc.Name
+			}
+			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Call: c, Time: e.Time})
 		case transcript.EvAssistant:
 			if len(cur.Reply) == 0 {
 				cur.ReplyTime = e.Time

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // fold is how far a turn is folded to fit the budget (SPEC §3.6).
@@ -14,7 +15,7 @@ type fold int
 const (
 	foldNone     fold = iota
 	foldMessages      // user and assistant text as one line each ([#uN], [#aN])
-	foldAll           // and its activity lines as one line of ids
+	foldAll           // and its activity as one line of its calls' short forms
 	foldGroup         // merged with neighbouring grouped turns into one line of id ranges
 )
 
@@ -36,12 +37,13 @@ func fits(size, lines, budget int) bool {
 
 // fitBudget renders b within budget tokens and MaxLines, folding the oldest
 // turns first: their messages to one line each, then their activity lines
-// to one line of ids. The header, the Original request, the last turn (the
-// last prompt and the final assistant message) are never folded. It returns
-// the markdown, how many turns it folded and, when the bottle is still
-// over budget with every fold made, a note saying so, which it also adds to
-// b.Notes (a reader would otherwise take the budget for met). budget <= 0
-// renders everything.
+// to one line of the calls' short forms (writeFoldedItems), and last runs
+// of turns to one line of bare id ranges (writeGroup). The header, the
+// Original request, the last turn (the last prompt and the final assistant
+// message) are never folded. It returns the markdown, how many turns it
+// folded and, when the bottle is still over budget with every fold made, a
+// note saying so, which it also adds to b.Notes (a reader would otherwise
+// take the budget for met). budget <= 0 renders everything.
 //
 // The markdown is written first (most bottles fit as they are) and then
 // once more only at the end: the folds on the way are measured (see
@@ -282,9 +284,7 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		w.WriteString("- [#u" + n + "] User (" + tf.format(t.Time) + "): " + oneLine(user, foldChars) + "\n")
 	}
 	if t.fold >= foldAll {
-		if l := foldedItems(t.Happened); l != "" {
-			w.WriteString(l + "\n")
-		}
+		writeFoldedItems(w, t.Happened)
 	} else {
 		for i := range t.Happened {
 			writeItem(w, &t.Happened[i], tf)
@@ -314,34 +314,117 @@ func userText(t *Turn) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// foldedItems lists a turn's activity ids on one line.
-func foldedItems(items []Item) string {
-	var tools, obs []string
+// A folded turn's activity lists its calls' short forms in at most
+// foldedCallRunes runes (the ids before them not counted), each cut to
+// foldedCallChars: enough to keep what the turn worked on (a command's
+// start, a path), bounded however many calls it made.
+const (
+	foldedCallRunes = 300
+	foldedCallChars = 80
+)
+
+// writeFoldedItems writes a folded turn's activity: one line for its tool
+// calls, their ids and then each distinct short form "<Tool> — <salient>"
+// once, in order of first use, "×N" when repeated ("- [#t3–#t7] Edit —
+// cmd/format.go ×2 · Bash — go test ./... ×2 · Read — cmd/format.go"), as
+// many as fit foldedCallRunes and "+N more" for the calls left out; then one
+// line of the ids of its observations and the count of its notes.
+func writeFoldedItems(w *bytes.Buffer, items []Item) {
+	var ids, calls, obs []string
 	notes := 0
-	for _, it := range items {
+	for i := range items {
+		it := &items[i]
 		switch it.Kind {
 		case ItemTool, ItemPending:
-			tools = append(tools, it.ID)
+			ids = append(ids, it.ID)
+			calls = append(calls, callForm(it))
 		case ItemObservation:
 			obs = append(obs, it.ID)
 		default:
 			notes++
 		}
 	}
-	var parts []string
-	if len(tools) > 0 {
-		parts = append(parts, fmt.Sprintf("%d tool calls %s", len(tools), idRanges(tools)))
+	if len(ids) > 0 {
+		w.WriteString("- [")
+		w.WriteString(idRanges(ids))
+		w.WriteString("] ")
+		writeCalls(w, calls)
+		w.WriteByte('\n')
 	}
+	var parts []string
 	if len(obs) > 0 {
 		parts = append(parts, fmt.Sprintf("%d observations %s", len(obs), idRanges(obs)))
 	}
 	if notes > 0 {
 		parts = append(parts, fmt.Sprintf("%d notes", notes))
 	}
-	if len(parts) == 0 {
-		return ""
+	if len(parts) > 0 {
+		w.WriteString("- ↳ folded: " + strings.Join(parts, "; ") + "\n")
 	}
-	return "- ↳ folded: " + strings.Join(parts, "; ")
+}
+
+// callForm is the short form of a tool call, one line of at most
+// foldedCallChars runes; an item without one (a test's) gives its digest's
+// tool.
+func callForm(it *Item) string {
+	c := it.Call
+	if c == "" {
+		c, _, _ = strings.Cut(it.Text, ": ")
+	}
+	if c = oneLine(c, foldedCallChars); c == "" {
+		return "tool"
+	}
+	return c
+}
+
+// writeCalls writes calls deduplicated and bounded as writeFoldedItems
+// describes.
+func writeCalls(w *bytes.Buffer, calls []string) {
+	type entry struct {
+		form string
+		n    int
+	}
+	var distinct []entry
+	index := make(map[string]int, len(calls))
+	for _, c := range calls {
+		if k, ok := index[c]; ok {
+			distinct[k].n++
+			continue
+		}
+		index[c] = len(distinct)
+		distinct = append(distinct, entry{c, 1})
+	}
+	const sep = " · "
+	used, listed := 0, 0
+	for i, e := range distinct {
+		n := utf8.RuneCountInString(e.form)
+		count := ""
+		if e.n > 1 {
+			count = " ×" + strconv.Itoa(e.n)
+			n += utf8.RuneCountInString(count)
+		}
+		if i > 0 {
+			n += utf8.RuneCountInString(sep)
+		}
+		// Leave room for "+N more" unless this entry is the last.
+		reserve := 0
+		if rest := len(calls) - listed - e.n; rest > 0 {
+			reserve = utf8.RuneCountInString(sep + "+" + strconv.Itoa(rest) + " more")
+		}
+		if i > 0 && used+n+reserve > foldedCallRunes {
+			break
+		}
+		if i > 0 {
+			w.WriteString(sep)
+		}
+		w.WriteString(e.form)
+		w.WriteString(count)
+		used += n
+		listed += e.n
+	}
+	if listed < len(calls) {
+		w.WriteString(sep + "+" + strconv.Itoa(len(calls)-listed) + " more")
+	}
 }
 
 // idRanges writes ids compactly, runs of consecutive numbers as ranges:

@@ -2,8 +2,11 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -47,4 +50,84 @@ func TestMeasurer(t *testing.T) {
 		m = newMeasurer(b, loc)
 		check("shortened")
 	}
+}
+
+// TestWriteFoldedItems pins a folded turn's activity: its calls' ids, each
+// distinct short form once with its count, in order of first use, as many
+// as fit foldedCallRunes and "+N more" for the calls left out; then its
+// observations' ids and its notes.
+func TestWriteFoldedItems(t *testing.T) {
+	call := func(id, form string) Item { return Item{Kind: ItemTool, ID: id, Text: "digest", Call: form} }
+	// read(i) is a distinct form of 40 runes; reads(n) calls t1…tn make
+	// them.
+	read := func(i int) string { return fmt.Sprintf("Read — pkg/p%02d/%s.go", i, strings.Repeat("x", 22)) }
+	reads := func(n int) []Item {
+		var items []Item
+		for i := 1; i <= n; i++ {
+			items = append(items, call(fmt.Sprintf("t%d", i), read(i)))
+		}
+		return items
+	}
+	six := strings.Join([]string{read(1), read(2), read(3), read(4), read(5), read(6)}, " · ")
+	tests := []struct {
+		name  string
+		items []Item
+		want  string
+	}{
+		{"nothing", nil, ""},
+		{"repeats counted in order of first use", []Item{
+			call("t3", "Edit — cmd/format.go"), call("t4", "Bash — go test ./..."), call("t5", "Edit — cmd/format.go"),
+			call("t6", "Bash — go test ./..."), call("t7", "Read — cmd/format.go"),
+		}, "- [#t3–#t7] Edit — cmd/format.go ×2 · Bash — go test ./... ×2 · Read — cmd/format.go\n"},
+		{"pending calls, observations and notes", []Item{
+			{Kind: ItemObservation, ID: "101", Text: "obs"}, call("t8", "Grep — TODO"), {Kind: ItemNote, Text: "interrupted by the user"},
+			{Kind: ItemObservation, ID: "102", Text: "obs"}, {Kind: ItemPending, ID: "t10", Text: "Bash — ls", Call: "Bash — ls"},
+		}, "- [#t8 #t10] Grep — TODO · Bash — ls\n- ↳ folded: 2 observations #101–#102; 1 notes\n"},
+		{"notes alone", []Item{{Kind: ItemNote, Text: "/clear"}}, "- ↳ folded: 1 notes\n"},
+		// Six forms and their separators are 255 runes, seven 298: the
+		// seventh fits only when no " · +N more" has to follow it.
+		{"bounded, +N more", reads(20), "- [#t1–#t20] " + six + " · +14 more\n"},
+		{"repeats counted among many forms", append(reads(20), call("t21", read(1))),
+			"- [#t1–#t21] " + read(1) + " ×2" + strings.TrimPrefix(six, read(1)) + " · +14 more\n"},
+		{"the last form needs no room for more", reads(7), "- [#t1–#t7] " + six + " · " + read(7) + "\n"},
+		{"+N more counts calls, repeats too", append(reads(7), call("t8", "Bash — make"), call("t9", "Bash — make"), call("t10", "Bash — make")),
+			"- [#t1–#t10] " + six + " · +4 more\n"},
+		{"long, multi-line or private forms are flattened, stripped and cut", []Item{
+			call("t1", "Bash — echo a\n- [#t9] forged <private>SECRET</private> "+strings.Repeat("y", 90)),
+		}, "- [#t1] Bash — echo a - [#t9] forged " + strings.Repeat("y", 50) + "…\n"},
+		{"no short form: the digest's tool", []Item{{Kind: ItemTool, ID: "t1", Text: "Read: a.go — 3 lines"}}, "- [#t1] Read\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var w bytes.Buffer
+			writeFoldedItems(&w, tt.items)
+			if got := w.String(); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestGoldenFolded pins folded turns as the budget writes them
+// (testdata/fold-budget.md): at the smallest budget that leaves every turn
+// ungrouped, each earlier turn keeps its calls' short forms, and every id
+// shown expands.
+func TestGoldenFolded(t *testing.T) {
+	path := filepath.Join("testdata", "fold.jsonl")
+	for budget := 100; budget <= 3000; budget += 25 {
+		res, err := Render(context.Background(), Options{TranscriptPath: path, BudgetTokens: budget, Now: fixedNow, Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(res.Markdown), "- ↳ folded: turns ") {
+			continue
+		}
+		if res.Folded != res.Turns-1 {
+			t.Fatalf("budget %d: %d of %d turns folded, want all but the last", budget, res.Folded, res.Turns)
+		}
+		golden(t, "fold-budget.md", res.Markdown)
+		checkFolding(t, path, budget)
+		return
+	}
+	t.Fatal("no budget up to 3000 leaves the turns ungrouped")
 }

@@ -97,7 +97,8 @@ func TestCapText(t *testing.T) {
 	}
 }
 
-// idsIn lists every id a bottle names: [#id] tags and folded id lists.
+// idsIn lists every id a bottle names: [#id] tags, the id ranges that tag a
+// folded turn's calls and folded id lists.
 var (
 	tagRE   = regexp.MustCompile(`\[#([a-z]?[0-9]+)\]`)
 	rangeRE = regexp.MustCompile(`#([a-z]?)([0-9]+)–#[a-z]?([0-9]+)|#([a-z]?[0-9]+)`)
@@ -116,7 +117,10 @@ func idsIn(md string) []string {
 		add(m[1])
 	}
 	for _, l := range strings.Split(md, "\n") {
-		if !strings.HasPrefix(l, "- ↳ folded: ") {
+		// A folded turn's calls are tagged with their id ranges.
+		if tag, ok := strings.CutPrefix(l, "- [#"); ok {
+			l, _, _ = strings.Cut("#"+tag, "]")
+		} else if !strings.HasPrefix(l, "- ↳ folded: ") {
 			continue
 		}
 		for _, m := range rangeRE.FindAllStringSubmatch(l, -1) {

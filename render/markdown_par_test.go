@@ -80,6 +80,8 @@ func randBottle(r *rand.Rand, n int, mode Mode, folds bool) *Bottle {
 	if r.IntN(3) > 0 {
 		b.Started = base.Add(-time.Duration(r.IntN(48)) * time.Hour)
 	}
+	// Folded turns count repeated calls; "" falls back to the digest's tool.
+	calls := []string{"Read — /a/b.go", "Read — /a/c.go", "", "Edit — " + strings.Repeat("é", 90)}
 	mkTurn := func(nth int) Turn {
 		t := Turn{N: nth, Time: when()}
 		if r.IntN(6) > 0 {
@@ -97,9 +99,9 @@ func randBottle(r *rand.Rand, n int, mode Mode, folds bool) *Bottle {
 			case 2:
 				t.Happened = append(t.Happened, Item{Kind: ItemObservation, ID: fmt.Sprint(100 + k), Text: "obs", Time: when()})
 			case 3:
-				t.Happened = append(t.Happened, Item{Kind: ItemPending, ID: fmt.Sprintf("t%d", k), Text: "Bash: ls", Time: when()})
+				t.Happened = append(t.Happened, Item{Kind: ItemPending, ID: fmt.Sprintf("t%d", k), Text: "Bash: ls", Call: "Bash — ls", Time: when()})
 			default:
-				t.Happened = append(t.Happened, Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", k), Text: "Read: /a/b.go — 10 lines", Time: when()})
+				t.Happened = append(t.Happened, Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", k), Text: "Read: /a/b.go — 10 lines", Call: calls[r.IntN(len(calls))], Time: when()})
 			}
 		}
 		if r.IntN(4) > 0 {
