@@ -14,6 +14,7 @@ type fold int
 
 const (
 	foldNone     fold = iota
+	foldReply         // the assistant's text as one line ([#aN]); the user's words stay
 	foldMessages      // user and assistant text as one line each ([#uN], [#aN])
 	foldAll           // and its activity as one line of its calls' short forms
 	foldGroup         // merged with neighbouring grouped turns into one line of id ranges
@@ -77,7 +78,9 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 	folded := map[int]bool{}
 	// Estimate with per-turn sizes, then measure the whole; time prefixes
 	// can differ by a few bytes, so keep folding until it fits.
-	for _, level := range []fold{foldMessages, foldAll, foldGroup} {
+	// The assistant's replies fold first: the user's words are the
+	// scarcest record of what was asked, and a reply is one expand away.
+	for _, level := range []fold{foldReply, foldMessages, foldAll, foldGroup} {
 		for _, i := range order {
 			if fits(size, lines, budget) {
 				break
@@ -296,8 +299,13 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		}
 		return
 	}
+	writeFoldedReply(w, t, tf)
+}
+
+// writeFoldedReply writes a turn's reply as its folded line, if it has one.
+func writeFoldedReply(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 	if len(t.Reply) > 0 {
-		w.WriteString("- [#a" + n + "] Assistant (" + tf.format(t.replyTime()) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
+		w.WriteString("- [#a" + strconv.Itoa(t.N) + "] Assistant (" + tf.format(t.replyTime()) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
 	}
 }
 

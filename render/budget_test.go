@@ -131,3 +131,35 @@ func TestGoldenFolded(t *testing.T) {
 	}
 	t.Fatal("no budget up to 3000 leaves the turns ungrouped")
 }
+
+// TestRepliesFoldFirst: over budget, the oldest turns' replies fold before
+// anything the user wrote: a turn whose reply folded keeps its prompt
+// verbatim, and the first turns to lose the user's words are folded only
+// after every earlier reply.
+func TestRepliesFoldFirst(t *testing.T) {
+	path := longSession(t, 40) // replies of 80 words, prompts of 60
+	full, err := Render(context.Background(), Options{TranscriptPath: path, NoBudget: true, Now: fixedNow, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int{full.Tokens * 9 / 10, full.Tokens * 6 / 10} {
+		res, err := Render(context.Background(), Options{TranscriptPath: path, BudgetTokens: budget, Now: fixedNow, Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := string(res.Markdown)
+		if res.Folded == 0 || res.Tokens > budget {
+			t.Fatalf("budget %d: %d turns folded, %d tokens", budget, res.Folded, res.Tokens)
+		}
+		replies := strings.Count(md, "\n- [#a")
+		users := strings.Count(md, "\n- [#u")
+		if replies == 0 || users >= replies {
+			t.Errorf("budget %d: %d folded replies, %d folded prompts; want replies folded first", budget, replies, users)
+		}
+		// The first turn whose reply folded kept its prompt.
+		if !strings.Contains(md, "\n**User** (") || !strings.Contains(md, "prompt 1: words") {
+			t.Errorf("budget %d: turn 1's prompt is gone:\n%.2000s", budget, md)
+		}
+		checkFolding(t, path, budget)
+	}
+}

@@ -197,7 +197,7 @@ func writePrompt(w *bytes.Buffer, t *Turn) {
 }
 
 func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
-	if t.fold != foldNone {
+	if t.fold != foldNone && (t.fold != foldReply || mode == ModeReconstructed) {
 		w.WriteByte('\n')
 		writeFolded(w, t, mode, tf)
 		w.WriteString("\n---\n")
@@ -215,6 +215,12 @@ func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		for _, s := range t.Summaries {
 			writeSummary(w, s)
 		}
+		w.WriteString("\n---\n")
+		return
+	}
+	if t.fold == foldReply {
+		w.WriteString("\n")
+		writeFoldedReply(w, t, tf)
 		w.WriteString("\n---\n")
 		return
 	}
