@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"bottle/render/digest"
 )
 
 // TestMeasurer checks that the measurer's size and lines are those of the
@@ -66,5 +68,12 @@ func TestShortDigest(t *testing.T) {
 		if got := shortDigest(tt.digest); got != tt.want {
 			t.Errorf("shortDigest(%q) = %q, want %q", tt.digest, got, tt.want)
 		}
+	}
+}
+
+// TestToolLineMax checks that a bottle shows a digest line whole.
+func TestToolLineMax(t *testing.T) {
+	if toolLineMax < digest.MaxPathListRunes || toolLineMax < digest.MaxRunes {
+		t.Errorf("toolLineMax = %d, shorter than digest lines (%d)", toolLineMax, digest.MaxPathListRunes)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"bottle/render/internal/jsonscan"
+
+	"bottle/render/privacy"
 )
 
 // headBytes is the longest start of a result a describer reads.
@@ -115,13 +117,14 @@ func (c *Call) headContains(n int, needle string) bool {
 
 // forResultLines is forLines(c.result(), f), reading ResultRaw line by
 // line without decoding it where it can. f may then be handed a line
-// still JSON-escaped, in place, which it must not keep: f may only compare
-// its line with, and test it for prefixes of, ASCII text with no control
-// character, backslash, quote or slash, whose answers the escaping does
-// not change (see rawLine).
-func (c *Call) forResultLines(f func(line string)) {
+// still JSON-escaped, in place (raw is then true), which it must not keep
+// past the call: f may only compare its line with, and test it for
+// prefixes of, ASCII text with no control character, backslash, quote or
+// slash, whose answers the escaping does not change (see rawLine), or
+// decode what it takes from it.
+func (c *Call) forResultLines(f func(line string, raw bool)) {
 	if c.ResultRaw.Body == nil || c.decoded || !c.ResultRaw.NoUnicodeEscapes() {
-		forLines(c.result(), f)
+		forLines(c.result(), func(line string) { f(line, false) })
 		return
 	}
 	raw := c.ResultRaw.Body
@@ -134,6 +137,29 @@ func (c *Call) forResultLines(f func(line string)) {
 	rawLine(raw, start, len(raw), f)
 }
 
+// strippedHead is the start of the result, at most n bytes, cut after its
+// last whole line when the result goes on (unless that is its first line)
+// and stripped of private text. whole reports that it is all the result.
+// Cutting before stripping fails closed: a private block the cut leaves
+// open hides the rest.
+func (c *Call) strippedHead(n int) (s string, whole bool) {
+	s = c.resultPrefix(n)
+	if c.ResultRaw.Body == nil || c.decoded {
+		whole = len(s) == len(c.Result)
+	} else {
+		whole = c.headAll && len(s) == len(c.head)
+	}
+	if !whole {
+		if i := strings.LastIndexByte(s, '\n'); i > 0 {
+			s = s[:i]
+		}
+	}
+	if privacy.Contains(s) {
+		s = privacy.Strip(s) // else Strip would return a copy of s
+	}
+	return s, whole
+}
+
 // rawLine hands f the line raw[s:e], a body with no \u escape between two
 // "\n" escapes, as forLines would: trimmed, and only if not blank. Trimmed
 // in place, the line keeps ASCII ends other than blanks; it decodes to
@@ -141,7 +167,7 @@ func (c *Call) forResultLines(f func(line string)) {
 // a literal ASCII prefix without backslash, quote or slash is one of its
 // decoding too. A line with a non-ASCII byte at an end (a Unicode space?)
 // is decoded.
-func rawLine(raw []byte, s, e int, f func(string)) {
+func rawLine(raw []byte, s, e int, f func(string, bool)) {
 	s0, e0 := s, e
 	for s < e {
 		b := raw[s]
@@ -176,29 +202,51 @@ func rawLine(raw []byte, s, e int, f func(string)) {
 		break
 	}
 	if s < e {
-		f(unsafe.String(&raw[s], e-s))
+		f(unsafe.String(&raw[s], e-s), true)
 	}
+}
+
+// inPlace is b as a string, not copied: b must not change while it is used.
+func inPlace(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // rawLineDecoded is forLines on one line, decoded.
-func rawLineDecoded(line []byte, f func(string)) {
+func rawLineDecoded(line []byte, f func(string, bool)) {
 	if l := strings.TrimSpace(jsonscan.Decode(line)); l != "" {
-		f(l)
+		f(l, false)
 	}
 }
 
-// countNumberedResult is countNumbered(c.result()), read from ResultRaw
-// line by line where that can be done without decoding it.
-func (c *Call) countNumberedResult() int {
+// numberedResult is numberedLines(c.result()), read from ResultRaw line
+// by line where that can be done without decoding it.
+func (c *Call) numberedResult() numbering {
 	if c.ResultRaw.Body == nil || c.decoded {
-		return countNumbered(c.Result)
+		return numberedLines(c.Result)
 	}
 	raw := c.ResultRaw.Body
+	var nb numbering
 	if c.ResultRaw.NoUnicodeEscapes() {
 		// Every decoded newline is a "\n": find them directly.
-		return countNumberedLines(raw, c.ResultRaw.Newlines())
+		nl := c.ResultRaw.Newlines()
+		start := 0
+		for k := nl.Next(); k >= 0; k = nl.Next() {
+			if d, ok := numberedRaw(raw[start:k]); ok {
+				nb.add(d)
+			}
+			start = k + 2
+		}
+		if start < len(raw) {
+			if d, ok := numberedRaw(raw[start:]); ok {
+				nb.add(d)
+			}
+		}
+		return nb
 	}
-	n, start := 0, 0
+	start := 0
 	for i := range jsonscan.Escapes(raw) {
 		// A decoded newline is "\n" or "\u000a".
 		end := i + 2
@@ -210,31 +258,17 @@ func (c *Call) countNumberedResult() int {
 		} else if raw[i+1] != 'n' {
 			continue
 		}
-		if numberedRaw(raw[start:i]) {
-			n++
+		if d, ok := numberedRaw(raw[start:i]); ok {
+			nb.add(d)
 		}
 		start = end
 	}
-	if start < len(raw) && numberedRaw(raw[start:]) {
-		n++
-	}
-	return n
-}
-
-// countNumberedLines is countNumberedResult for a body without \u
-// escapes, whose newlines are all spelled "\n" (those nl walks).
-func countNumberedLines(raw []byte, nl jsonscan.Newlines) int {
-	n, start := 0, 0
-	for k := nl.Next(); k >= 0; k = nl.Next() {
-		if numberedRaw(raw[start:k]) {
-			n++
+	if start < len(raw) {
+		if d, ok := numberedRaw(raw[start:]); ok {
+			nb.add(d)
 		}
-		start = k + 2
 	}
-	if start < len(raw) && numberedRaw(raw[start:]) {
-		n++
-	}
-	return n
+	return nb
 }
 
 // escaping reports whether the backslash at raw[k] opens an escape: an
@@ -247,16 +281,16 @@ func escaping(raw []byte, k int) bool {
 	return run%2 == 0
 }
 
-// numberedRaw is countNumbered's test of one line ("     12→…" or "12\t…")
-// on the line's JSON string body. Literal spaces, digits and arrow bytes
-// decode to themselves; any other escape where the test looks is decoded.
-func numberedRaw(line []byte) bool {
+// numberedRaw is lineNumber on the line's JSON string body, the digits
+// given in place. Literal spaces, digits and arrow bytes decode to
+// themselves; any other escape where the test looks is decoded.
+func numberedRaw(line []byte) (string, bool) {
 	i := 0
 	for i < len(line) && line[i] == ' ' {
 		i++
 	}
 	d := i
-	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+	for i < len(line) && i-d < maxNumberDigits && '0' <= line[i] && line[i] <= '9' {
 		i++
 	}
 	rest := line[i:]
@@ -264,12 +298,13 @@ func numberedRaw(line []byte) bool {
 	case len(rest) > 0 && rest[0] == '\\' && (len(rest) < 2 || rest[1] != 't'):
 		// An escape where a space, digit, arrow or tab may be spelled
 		// \uXXXX: decode the line.
-		s := strings.TrimLeft(jsonscan.Decode(line), " ")
-		k := len(leadingDigits(s))
-		return k > 0 && (strings.HasPrefix(s[k:], "→") || strings.HasPrefix(s[k:], "\t"))
+		return lineNumber(jsonscan.Decode(line))
 	case i == d:
-		return false
+		return "", false
 	}
-	return len(rest) >= 2 && rest[0] == '\\' && rest[1] == 't' ||
-		len(rest) >= 3 && rest[0] == 0xE2 && rest[1] == 0x86 && rest[2] == 0x92
+	if len(rest) >= 2 && rest[0] == '\\' && rest[1] == 't' ||
+		len(rest) >= 3 && rest[0] == 0xE2 && rest[1] == 0x86 && rest[2] == 0x92 {
+		return inPlace(line[d:i]), true
+	}
+	return "", false
 }

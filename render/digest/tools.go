@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+
+	"bottle/render/internal/jsonscan"
 
 	"bottle/render/privacy"
 )
@@ -14,6 +17,14 @@ import (
 type description struct {
 	salient string // the salient input, bounded to salientMax
 	success string // the outcome of a normal (not error, not interrupted) result
+	// seen stands for salient in a Line with a normal result: the input as
+	// the result shows it (the lines a Read returned).
+	seen string
+	// paths are the first distinct paths a normal result names (Grep,
+	// Glob), shown as showPath does, of total matched files.
+	paths  [maxPaths]string
+	npaths int
+	total  int
 }
 
 // describer reads one tool's call. ok reports whether c has a normal
@@ -95,7 +106,8 @@ func describeRead(c *Call, cwd string, ok bool) description {
 		Pages    string `json:"pages"`
 	}
 	decodeInput(c, &in)
-	sal := showPath(in.FilePath, cwd)
+	path := showPath(in.FilePath, cwd)
+	sal := path
 	const huge = 1 << 40
 	if in.Offset > 0 || in.Limit > 0 {
 		start := min(max(in.Offset, 1), huge)
@@ -104,32 +116,45 @@ func describeRead(c *Call, cwd string, ok bool) description {
 			sal += strconv.FormatInt(start+min(in.Limit, huge)-1, 10)
 		}
 	}
+	pages := ""
 	if p := clean(in.Pages, 20); p != "" {
-		sal += " pages " + p
+		pages = " pages " + p
 	}
-	d := description{salient: sal}
+	d := description{salient: sal + pages}
 	if ok {
-		d.success = readOutcome(c)
+		var nb numbering
+		d.success, nb = readOutcome(c)
+		if nb.n > 0 && path != "" {
+			// The lines the result holds, which the input's offset and
+			// limit only ask for (a file may end sooner).
+			first, last := canonicalNumber(nb.first), canonicalNumber(nb.last)
+			if first == last {
+				d.seen = path + ":" + first + pages
+			} else {
+				d.seen = path + ":" + first + "-" + last + pages
+			}
+		}
 	}
 	return d
 }
 
-// readOutcome counts the numbered lines of a Read result ("     12→…" or, in
-// newer releases, "12\t…"). Counts reveal no text, so they are taken from the
-// raw result: stripping first would let a "<private>" inside the file's own
-// source cut the count short.
-func readOutcome(c *Call) string {
+// readOutcome reads a Read result: the count of its numbered lines
+// ("     12→…" or, in newer releases, "12\t…") and their numbers, or a word
+// for a result without them. Counts and line numbers reveal no text, so
+// they are taken from the raw result: stripping first would let a
+// "<private>" inside the file's own source cut the count short.
+func readOutcome(c *Call) (string, numbering) {
 	switch {
 	case c.headHasPrefix(512, "File unchanged since last read"):
-		return "unchanged"
+		return "unchanged", numbering{}
 	case c.headContains(512, "contents are empty"):
-		return "empty file"
+		return "empty file", numbering{}
 	}
-	if n := c.countNumberedResult(); n > 0 {
-		return plural(n, "line")
+	if nb := c.numberedResult(); nb.n > 0 {
+		return plural(nb.n, "line"), nb
 	}
 	if c.headHasPrefix(512, "[image]") {
-		return "image"
+		return "image", numbering{}
 	}
 	if bytes.Contains(c.Structured, []byte(`"numLines"`)) {
 		var s struct {
@@ -139,16 +164,52 @@ func readOutcome(c *Call) string {
 		}
 		decode(c.Structured, &s)
 		if s.File.NumLines != nil {
-			return plural(*s.File.NumLines, "line")
+			return plural(*s.File.NumLines, "line"), numbering{}
 		}
 	}
-	return ""
+	return "", numbering{}
 }
 
-// countNumbered counts lines starting with optional spaces, digits, then
-// '→' or a tab.
-func countNumbered(s string) int {
-	n := 0
+// numbering is what the numbered lines of a Read result tell: how many
+// there are and the numbers (their digits) of the first and the last.
+type numbering struct {
+	n           int
+	first, last string
+}
+
+func (nb *numbering) add(digits string) {
+	if nb.n == 0 {
+		nb.first = digits
+	}
+	nb.last = digits
+	nb.n++
+}
+
+// canonicalNumber is a line number's digits without leading zeros.
+func canonicalNumber(digits string) string {
+	if d := strings.TrimLeft(digits, "0"); d != "" {
+		return d
+	}
+	return "0"
+}
+
+// maxNumberDigits bounds the digits of a line number.
+const maxNumberDigits = 12
+
+// lineNumber reads a numbered line of a Read result: optional spaces,
+// digits, then '→' or a tab. It returns the digits.
+func lineNumber(line string) (string, bool) {
+	line = strings.TrimLeft(line, " ")
+	d := leadingDigits(line)
+	if d == "" || !strings.HasPrefix(line[len(d):], "→") && !strings.HasPrefix(line[len(d):], "\t") {
+		return "", false
+	}
+	return d, true
+}
+
+// numberedLines reads the numbered lines of s.
+func numberedLines(s string) numbering {
+	var nb numbering
 	for s != "" {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -156,13 +217,11 @@ func countNumbered(s string) int {
 		} else {
 			s = ""
 		}
-		line = strings.TrimLeft(line, " ")
-		d := len(leadingDigits(line))
-		if d > 0 && (strings.HasPrefix(line[d:], "→") || strings.HasPrefix(line[d:], "\t")) {
-			n++
+		if k, ok := lineNumber(line); ok {
+			nb.add(k)
 		}
 	}
-	return n
+	return nb
 }
 
 func describeWrite(c *Call, cwd string, ok bool) description {
@@ -396,7 +455,7 @@ func describeGrep(c *Call, cwd string, ok bool) description {
 	d := description{salient: strings.TrimSpace(sal)}
 	if ok {
 		context := nonZero(in.A) || nonZero(in.B) || nonZero(in.C) || nonZero(in.Context)
-		d.success = grepOutcome(c, in.OutputMode, context)
+		grepOutcome(c, cwd, in.OutputMode, context, &d)
 	}
 	return d
 }
@@ -406,35 +465,212 @@ func nonZero(raw json.RawMessage) bool {
 	return s != "" && s != "0" && s != "null" && s != "false"
 }
 
-func grepOutcome(c *Call, mode string, context bool) string {
+// grepOutcome reads a Grep result into d: the count its mode gives and the
+// first matched paths.
+func grepOutcome(c *Call, cwd, mode string, context bool, d *description) {
 	switch {
 	case c.headHasPrefix(512, "<persisted-output>"):
-		return persistedCount(c)
+		d.success = persistedCount(c)
+		return
 	case c.headHasPrefix(512, "No matches found"), c.headHasPrefix(512, "No files found"):
-		return "no matches"
+		d.success = "no matches"
+		return
 	}
 	switch mode {
 	case "content":
-		n := 0
-		c.forResultLines(func(line string) {
-			if line != "--" && !strings.HasPrefix(line, "[Showing results") {
-				n++
+		// ripgrep prints a file's lines together, so a file is a run of
+		// match lines with one path.
+		n, files, prev := 0, 0, ""
+		c.forResultLines(func(line string, raw bool) {
+			if line == "--" || strings.HasPrefix(line, "[Showing results") {
+				return
+			}
+			n++
+			if len(line) > len(prev) && line[len(prev)] == ':' && prev != "" && strings.HasPrefix(line, prev) {
+				return // a line of the same file, as matchPath would find
+			}
+			if p, ok := matchPath(line, prev, raw); ok && p != prev {
+				files++
+				prev = p
 			}
 		})
+		noun := "matching line"
 		if context {
-			return plural(n, "line")
+			noun = "line"
 		}
-		return plural(n, "matching line")
+		d.success = plural(n, noun)
+		if files > 0 {
+			d.success += " in " + plural(files, "file")
+			d.total = files
+			prev := ""
+			d.firstPaths(c, cwd, func(line string, raw bool) (string, bool) {
+				p, ok := matchPath(line, prev, raw)
+				if ok {
+					prev = p
+				}
+				return p, ok
+			})
+		}
 	case "count":
 		// "Found 12 total occurrences across 3 files." closes the result.
 		res := c.result()
 		tail := res[max(0, len(res)-256):]
 		if i := strings.LastIndex(tail, "Found "); i >= 0 {
-			return found(tail[i:])
+			d.success = found(tail[i:])
 		}
-		return ""
+		c.forResultLines(func(line string, raw bool) {
+			if _, ok := countPath(line, raw); ok {
+				d.total++
+			}
+		})
+		d.firstPaths(c, cwd, countPath)
 	default: // files_with_matches
-		return found(head(c))
+		d.success = found(head(c))
+		if n := leadingDigits(d.success); n != "" {
+			d.total, _ = strconv.Atoi(n)
+			d.firstPaths(c, cwd, filePath)
+		}
+	}
+}
+
+// matchPath is the path of a content-mode match line "path:12:text", raw
+// when the line is still JSON-escaped. Context lines ("path-12-text"),
+// separators and the lines of a search in one file ("12:text", no path)
+// have none; prev, the path of the match line before, tells a context line
+// whose text holds ":12:" ("path-11-a:12:b"). A path with a blank in it
+// is not told from text, and is not read.
+func matchPath(line, prev string, raw bool) (string, bool) {
+	from := 0
+	if len(line) > 2 && line[1] == ':' && (line[2] == '/' || line[2] == '\\') && isAlnum(line[0]) {
+		from = 2 // a drive letter
+	}
+	i := strings.IndexByte(line[from:], ':')
+	if i <= 0 {
+		return "", false
+	}
+	i += from
+	rest := line[i+1:]
+	n := leadingDigits(rest)
+	if n == "" || !strings.HasPrefix(rest[len(n):], ":") {
+		return "", false
+	}
+	p := line[:i]
+	if leadingDigits(p) == p {
+		return "", false // a line number, in a search of one file
+	}
+	p = unescaped(p, raw)
+	if strings.IndexByte(p, ' ') >= 0 || strings.IndexByte(p, '\t') >= 0 {
+		return "", false
+	}
+	if prev != "" && len(p) > len(prev) && p[len(prev)] == '-' && strings.HasPrefix(p, prev) {
+		rest := p[len(prev)+1:]
+		if n := leadingDigits(rest); n != "" && strings.HasPrefix(rest[len(n):], "-") {
+			return "", false
+		}
+	}
+	return p, true
+}
+
+// countPath is the path of a count-mode line "path:12", raw when the line
+// is still JSON-escaped.
+func countPath(line string, raw bool) (string, bool) {
+	i := strings.LastIndexByte(line, ':')
+	if i <= 0 || i == len(line)-1 || leadingDigits(line[i+1:]) != line[i+1:] {
+		return "", false
+	}
+	return unescaped(line[:i], raw), true
+}
+
+// filePath is the path of a files_with_matches or Glob line, raw when the
+// line is still JSON-escaped: any line but the "Found N files" header and
+// notes.
+func filePath(line string, raw bool) (string, bool) {
+	if strings.HasPrefix(line, "Found ") || strings.HasPrefix(line, "[Showing results") ||
+		strings.HasPrefix(line, "(Results are truncated") {
+		return "", false
+	}
+	return unescaped(line, raw), true
+}
+
+// unescaped is s decoded when raw and holding an escape.
+func unescaped(s string, raw bool) string {
+	if raw && strings.IndexByte(s, '\\') >= 0 {
+		return jsonscan.Decode([]byte(s))
+	}
+	return s
+}
+
+// pathLines bounds the lines of a result read for the paths it names.
+const pathLines = 200
+
+// firstPaths fills d.paths with the first distinct paths parse finds in
+// the first pathLines lines of c's result, at most d.total. A path's line
+// may sit inside a private block, so those lines are stripped of private
+// text as a whole first; lines before any tag privacy.Strip acts on are
+// what stripping leaves, and are read as they stand, still JSON-escaped
+// where they can be: the common case decodes nothing.
+func (d *description) firstPaths(c *Call, cwd string, parse func(line string, raw bool) (string, bool)) {
+	want := min(d.total, maxPaths)
+	d.npaths = 0
+	if want == 0 {
+		return
+	}
+	add := func(line string, raw bool) {
+		if d.npaths == want {
+			return
+		}
+		p, ok := parse(line, raw)
+		if !ok {
+			return
+		}
+		s := showPath(p, cwd)
+		if s == "" || slices.Contains(d.paths[:d.npaths], s) {
+			return
+		}
+		d.paths[d.npaths] = s
+		d.npaths++
+	}
+	if c.ResultRaw.Body == nil || c.decoded || !c.ResultRaw.NoUnicodeEscapes() {
+		text := c.result()
+		end := 0
+		for i := 0; i < pathLines; i++ {
+			k := strings.IndexByte(text[end:], '\n')
+			if k < 0 {
+				end = len(text)
+				break
+			}
+			end += k + 1
+		}
+		forLines(privacy.Strip(text[:end]), func(line string) { add(line, false) })
+		return
+	}
+	raw := c.ResultRaw.Body
+	nl := c.ResultRaw.Newlines()
+	start := 0
+	for i := 0; i < pathLines && d.npaths < want; i++ {
+		end := nl.Next()
+		if end < 0 {
+			end = len(raw)
+		}
+		if privacy.Contains(inPlace(raw[start:end])) {
+			// Strip the window as the decoded text would be.
+			for i++; i < pathLines && end < len(raw); i++ {
+				if end = nl.Next(); end < 0 {
+					end = len(raw)
+				}
+			}
+			if end < len(raw) {
+				end += 2 // the "\n" that ends the last line
+			}
+			d.npaths = 0
+			forLines(privacy.Strip(jsonscan.Decode(raw[:end])), func(line string) { add(line, false) })
+			return
+		}
+		rawLine(raw, start, end, add)
+		if end == len(raw) {
+			return
+		}
+		start = end + 2
 	}
 }
 
@@ -485,7 +721,7 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 			d.success = persistedCount(c)
 		default:
 			n, truncated := 0, false
-			c.forResultLines(func(line string) {
+			c.forResultLines(func(line string, _ bool) {
 				if strings.HasPrefix(line, "(Results are truncated") {
 					truncated = true
 				} else {
@@ -496,6 +732,8 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 			if truncated {
 				d.success += ", truncated"
 			}
+			d.total = n
+			d.firstPaths(c, cwd, filePath)
 		}
 	}
 	return d
@@ -623,7 +861,7 @@ func describeTaskList(c *Call, _ string, ok bool) description {
 			d.success = "no tasks"
 		} else {
 			n := 0
-			c.forResultLines(func(line string) {
+			c.forResultLines(func(line string, _ bool) {
 				if strings.HasPrefix(line, "#") {
 					n++
 				}
