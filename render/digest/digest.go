@@ -153,14 +153,20 @@ func lineOf(c *Call, tool string, d description) string {
 // paths as fit in lim runes, then ", +N more" for the rest of total.
 func withPaths(s string, paths []string, total, lim int) string {
 	total = max(total, len(paths))
-	more := func(shown int) string {
+	// moreLen is the length of ", +N more" after shown paths, 0 for none.
+	moreLen := func(shown int) int {
 		if shown >= total {
-			return ""
+			return 0
 		}
-		return ", +" + strconv.Itoa(total-shown) + " more"
+		return len(", +") + len(strconv.Itoa(total-shown)) + len(" more")
 	}
 	n := runeLen(s)
+	size := len(s) + len(", +99999 more")
+	for _, p := range paths {
+		size += len(", ") + len(p)
+	}
 	var b strings.Builder
+	b.Grow(size)
 	b.WriteString(s)
 	shown := 0
 	for _, p := range paths {
@@ -168,7 +174,7 @@ func withPaths(s string, paths []string, total, lim int) string {
 		if shown == 0 {
 			sep = ": "
 		}
-		room := lim - n - len(sep) - runeLen(more(shown+1))
+		room := lim - n - len(sep) - moreLen(shown+1)
 		if runeLen(p) > room {
 			// A first path too long for the line shows its end, the
 			// file name; later ones give way to "+N more".
@@ -185,7 +191,11 @@ func withPaths(s string, paths []string, total, lim int) string {
 	if shown == 0 {
 		return s
 	}
-	b.WriteString(more(shown))
+	if shown < total {
+		b.WriteString(", +")
+		b.WriteString(strconv.Itoa(total - shown))
+		b.WriteString(" more")
+	}
 	return b.String()
 }
 
@@ -270,18 +280,14 @@ func errorOutcome(c *Call) string {
 		strings.Contains(head, "doesn't want to proceed with this tool use") {
 		return "rejected"
 	}
-	text, _ := c.strippedHead(headBytes)
-	s := strings.TrimSpace(text)
 	if code := exitCode(c); code != "" {
-		// The output follows the exit line, unless private text hid it.
-		if rest, ok := strings.CutPrefix(s, "Exit code "+code); ok {
-			s = rest
-		}
-		if line := failureLine(s); line != "" {
+		if line := c.failureLine(code); line != "" {
 			return "exit " + code + ": " + line
 		}
 		return "exit " + code
 	}
+	text, _ := c.strippedHead(headBytes)
+	s := strings.TrimSpace(text)
 	if inner, ok := strings.CutPrefix(s, "<tool_use_error>"); ok {
 		inner, _, _ = strings.Cut(inner, "</tool_use_error>")
 		s = strings.TrimSpace(inner)
@@ -316,32 +322,50 @@ var failureWords = [...]string{
 	"invalid", "unknown", "unrecognized", "conflict", "refused", "missing",
 }
 
-// failureLine is the line of a failed command's output s that tells why it
-// failed: among its first lines, the first that names a place in a file
-// ("main.go:12:5: …", as compilers, linters and tests report), else the
-// first that names a failure, else the first. A shell's output opens with
-// whatever the command printed first (a banner, a test's name), and the
-// failure comes later.
-func failureLine(s string) string {
-	first, named := "", ""
-	for i := 0; s != "" && i < 40; {
-		var line string
-		line, s, _ = strings.Cut(s, "\n")
-		if line = strings.TrimSpace(line); line == "" {
-			continue
+// failureLines bounds the lines of a failed command's output read for the
+// line that tells why it failed.
+const failureLines = 40
+
+// failureLine is the line of a failed command's output, the result after
+// its "Exit code <code>" line, that tells why it failed: among its first
+// failureLines lines, the first that names a place in a file ("main.go:12:5:
+// …", as compilers, linters and tests report), else the first that names a
+// failure, else the first. A shell's output opens with whatever the command
+// printed first (a banner, a test's name), and the failure comes later. The
+// lines are read as scanLines reads them.
+func (c *Call) failureLine(code string) string {
+	var first, named, place string
+	var firstRaw, namedRaw, placeRaw, exitLine bool
+	reset := func() { first, named, place, exitLine = "", "", "", false }
+	c.scanLines(failureLines+1, reset, func(line string, raw bool) bool {
+		if !exitLine {
+			exitLine = true
+			if rest, ok := strings.CutPrefix(line, "Exit code "+code); ok {
+				// Rarely, output follows on the exit line itself.
+				if line, raw = strings.TrimSpace(unescaped(rest, raw)), false; line == "" {
+					return false
+				}
+			}
 		}
-		i++
 		if first == "" {
-			first = line
+			first, firstRaw = line, raw
 		}
-		if _, ok := matchPath(line, "", false); ok {
-			return errorLine(line)
+		if _, ok := matchPath(line, "", raw); ok {
+			place, placeRaw = line, raw
+			return true
 		}
-		if named == "" && namesFailure(prefix(line, 256)) {
-			named = line
+		if named == "" && namesFailure(line, raw) {
+			named, namedRaw = line, raw
 		}
+		return false
+	})
+	switch {
+	case place != "":
+		return errorLine(unescaped(place, placeRaw))
+	case named != "":
+		return errorLine(unescaped(named, namedRaw))
 	}
-	return errorLine(firstNonEmpty(named, first))
+	return errorLine(unescaped(first, firstRaw))
 }
 
 // failureByStart lists failureWords by their first byte, in either case.
@@ -355,27 +379,40 @@ var failureByStart = func() (t [256][]string) {
 
 // namesFailure reports whether one of failureWords starts a word of line,
 // in any case, so that a test named TestInvalidInput does not read as a
-// failure.
-func namesFailure(line string) bool {
+// failure; raw when line is still JSON-escaped. An escape stands for a
+// character that is neither a letter nor a digit, nor in a word.
+func namesFailure(line string, raw bool) bool {
+	inWord := false
 	for i := 0; i < len(line); i++ {
-		words := failureByStart[line[i]]
-		if words == nil || i > 0 && isAlnum(line[i-1]) {
+		b := line[i]
+		if raw && b == '\\' {
+			i++
+			inWord = false
 			continue
 		}
-	next:
-		for _, w := range words {
-			if len(line)-i < len(w) {
-				continue
-			}
-			// The words are lower-case ASCII letters, blanks and quotes,
-			// which OR-ing 0x20 leaves as they are.
-			for j := 1; j < len(w); j++ {
-				if line[i+j]|0x20 != w[j] {
-					continue next
-				}
-			}
+		if words := failureByStart[b]; words != nil && !inWord && startsWord(line[i:], words) {
 			return true
 		}
+		inWord = isAlnum(b)
+	}
+	return false
+}
+
+// startsWord reports whether s starts with one of words, in any case.
+func startsWord(s string, words []string) bool {
+next:
+	for _, w := range words {
+		if len(s) < len(w) {
+			continue
+		}
+		// The words are lower-case ASCII letters, blanks and quotes,
+		// which OR-ing 0x20 leaves as they are.
+		for j := 1; j < len(w); j++ {
+			if s[j]|0x20 != w[j] {
+				continue next
+			}
+		}
+		return true
 	}
 	return false
 }
@@ -460,6 +497,9 @@ func bound(s string, max int) string {
 // boundTail cuts s to at most max runes by keeping its end, preferring to
 // start at a path separator: "…/strategy/manual_commit.go".
 func boundTail(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
 	n := utf8.RuneCountInString(s)
 	if n <= max {
 		return s

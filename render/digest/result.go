@@ -206,6 +206,111 @@ func rawLine(raw []byte, s, e int, f func(string, bool)) {
 	}
 }
 
+// scanLines calls f with the first max lines of the result that are not
+// blank, trimmed, as forLines gives them, until f returns true, after
+// those lines are stripped of private text as a whole: a private block may
+// span lines. Lines before any tag privacy.Strip acts on are what
+// stripping leaves; they are read as they stand, still JSON-escaped where
+// they can be (raw, as forResultLines hands them on), so the common case
+// decodes nothing. When a line holds a tag, reset is called and f sees the
+// stripped lines from the first.
+func (c *Call) scanLines(max int, reset func(), f func(line string, raw bool) (stop bool)) {
+	if c.ResultRaw.Body == nil || c.decoded || !c.ResultRaw.NoUnicodeEscapes() {
+		window := c.decodedLines(max)
+		if privacy.Contains(window) {
+			window = privacy.Strip(window)
+		}
+		scanText(window, max, f)
+		return
+	}
+	raw := c.ResultRaw.Body
+	nl := c.ResultRaw.Newlines()
+	n, stop, tagged := 0, false, false
+	visit := func(line string, raw bool) {
+		switch {
+		case tagged:
+			n++
+		case privacy.Contains(line):
+			tagged = true
+			n++
+		case !stop:
+			n++
+			stop = f(line, raw)
+		}
+	}
+	start, end := 0, 0 // end: the end of the lines read, a "\n" included
+	for !stop && n < max && start < len(raw) {
+		k := nl.Next()
+		if k < 0 {
+			k = len(raw)
+		}
+		rawLine(raw, start, k, visit)
+		start = min(k+2, len(raw))
+		end = start
+	}
+	if tagged {
+		// Strip the window as the decoded text would have it.
+		reset()
+		scanText(privacy.Strip(jsonscan.Decode(raw[:end])), max, f)
+	}
+}
+
+// scanText is scanLines over a decoded text.
+func scanText(s string, max int, f func(line string, raw bool) bool) {
+	for n := 0; s != "" && n < max; {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if line = strings.TrimSpace(line); line != "" {
+			n++
+			if f(line, false) {
+				return
+			}
+		}
+	}
+}
+
+// decodedLines is the result's text through the end of its first max lines
+// that are not blank (all of it when it has fewer), decoding no more of
+// ResultRaw than the window's start.
+func (c *Call) decodedLines(max int) string {
+	for n := 4 * headBytes; ; n *= 8 {
+		s := c.resultPrefix(n)
+		whole := len(s) == len(c.Result)
+		if c.ResultRaw.Body != nil && !c.decoded {
+			whole = c.headAll && len(s) == len(c.head)
+		}
+		if end := linesEnd(s, max); end >= 0 {
+			return s[:end]
+		}
+		if whole {
+			return s
+		}
+	}
+}
+
+// linesEnd is the offset just past the newline that ends the max-th line of
+// s that is not blank, or -1 when s has fewer such lines ended by one.
+func linesEnd(s string, max int) int {
+	n := 0
+	for i := 0; i < len(s); {
+		k := strings.IndexByte(s[i:], '\n')
+		if k < 0 {
+			return -1
+		}
+		if strings.TrimSpace(s[i:i+k]) != "" {
+			if n++; n == max {
+				return i + k + 1
+			}
+		}
+		i += k + 1
+	}
+	return -1
+}
+
 // inPlace is b as a string, not copied: b must not change while it is used.
 func inPlace(b []byte) string {
 	if len(b) == 0 {
@@ -228,24 +333,11 @@ func (c *Call) numberedResult() numbering {
 		return numberedLines(c.Result)
 	}
 	raw := c.ResultRaw.Body
-	var nb numbering
 	if c.ResultRaw.NoUnicodeEscapes() {
 		// Every decoded newline is a "\n": find them directly.
-		nl := c.ResultRaw.Newlines()
-		start := 0
-		for k := nl.Next(); k >= 0; k = nl.Next() {
-			if d, ok := numberedRaw(raw[start:k]); ok {
-				nb.add(d)
-			}
-			start = k + 2
-		}
-		if start < len(raw) {
-			if d, ok := numberedRaw(raw[start:]); ok {
-				nb.add(d)
-			}
-		}
-		return nb
+		return numberedLinesRaw(raw, c.ResultRaw.Newlines())
 	}
+	var nb numbering
 	start := 0
 	for i := range jsonscan.Escapes(raw) {
 		// A decoded newline is "\n" or "\u000a".
@@ -258,17 +350,83 @@ func (c *Call) numberedResult() numbering {
 		} else if raw[i+1] != 'n' {
 			continue
 		}
-		if d, ok := numberedRaw(raw[start:i]); ok {
-			nb.add(d)
-		}
+		nb.addRaw(raw[start:i])
 		start = end
 	}
 	if start < len(raw) {
-		if d, ok := numberedRaw(raw[start:]); ok {
-			nb.add(d)
-		}
+		nb.addRaw(raw[start:])
 	}
 	return nb
+}
+
+// addRaw counts a line given as a JSON string body that may hold \u
+// escapes. Its number stands literally unless an escape follows the
+// literal digits (it may spell one more): then the line is decoded.
+func (nb *numbering) addRaw(line []byte) {
+	if !numberedRaw(line) {
+		return
+	}
+	d, i := rawDigits(line)
+	if i < len(line) && line[i] == '\\' && (i+1 >= len(line) || line[i+1] != 't') {
+		d, _ = lineNumber(jsonscan.Decode(line))
+	}
+	nb.add(d)
+}
+
+// numberedLinesRaw is numberedResult for a body without \u escapes,
+// whose newlines are all spelled "\n" (those nl walks) and whose line
+// numbers stand literally. The lines are counted first, in the hot loop;
+// the first and the last numbered line are then looked for from either end.
+func numberedLinesRaw(raw []byte, nl jsonscan.Newlines) numbering {
+	n, start := 0, 0
+	first := nl // the walk from the start, for the first numbered line
+	for k := nl.Next(); k >= 0; k = nl.Next() {
+		if numberedRaw(raw[start:k]) {
+			n++
+		}
+		start = k + 2
+	}
+	if start < len(raw) && numberedRaw(raw[start:]) {
+		n++
+	}
+	if n == 0 {
+		return numbering{}
+	}
+	nb := numbering{n: n}
+	for start := 0; nb.first == "" && start <= len(raw); {
+		k := first.Next()
+		if k < 0 {
+			k = len(raw)
+		}
+		if numberedRaw(raw[start:k]) {
+			nb.first, _ = rawDigits(raw[start:k])
+		}
+		start = k + 2
+	}
+	for end := len(raw); nb.last == "" && end >= 0; {
+		k := lastNewline(raw[:end])
+		if numberedRaw(raw[k+2 : end]) {
+			nb.last, _ = rawDigits(raw[k+2 : end])
+		}
+		end = k
+	}
+	return nb
+}
+
+// lastNewline is the offset of the last "\n" escape of a body without \u
+// escapes, or -2 when there is none (the line after it starts at the
+// offset + 2).
+func lastNewline(raw []byte) int {
+	for end := len(raw); ; {
+		k := bytes.LastIndexByte(raw[:end], '\\')
+		if k < 0 {
+			return -2
+		}
+		if k+1 < len(raw) && raw[k+1] == 'n' && escaping(raw, k) {
+			return k
+		}
+		end = k
+	}
 }
 
 // escaping reports whether the backslash at raw[k] opens an escape: an
@@ -281,10 +439,10 @@ func escaping(raw []byte, k int) bool {
 	return run%2 == 0
 }
 
-// numberedRaw is lineNumber on the line's JSON string body, the digits
-// given in place. Literal spaces, digits and arrow bytes decode to
-// themselves; any other escape where the test looks is decoded.
-func numberedRaw(line []byte) (string, bool) {
+// numberedRaw is lineNumber's test on the line's JSON string body.
+// Literal spaces, digits and arrow bytes decode to themselves; any other
+// escape where the test looks is decoded.
+func numberedRaw(line []byte) bool {
 	i := 0
 	for i < len(line) && line[i] == ' ' {
 		i++
@@ -298,13 +456,25 @@ func numberedRaw(line []byte) (string, bool) {
 	case len(rest) > 0 && rest[0] == '\\' && (len(rest) < 2 || rest[1] != 't'):
 		// An escape where a space, digit, arrow or tab may be spelled
 		// \uXXXX: decode the line.
-		return lineNumber(jsonscan.Decode(line))
+		_, ok := lineNumber(jsonscan.Decode(line))
+		return ok
 	case i == d:
-		return "", false
+		return false
 	}
-	if len(rest) >= 2 && rest[0] == '\\' && rest[1] == 't' ||
-		len(rest) >= 3 && rest[0] == 0xE2 && rest[1] == 0x86 && rest[2] == 0x92 {
-		return inPlace(line[d:i]), true
+	return len(rest) >= 2 && rest[0] == '\\' && rest[1] == 't' ||
+		len(rest) >= 3 && rest[0] == 0xE2 && rest[1] == 0x86 && rest[2] == 0x92
+}
+
+// rawDigits is the line number of a numbered line's body, where its spaces
+// and digits stand literally (in place), and the offset past it.
+func rawDigits(line []byte) (string, int) {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
 	}
-	return "", false
+	d := i
+	for i < len(line) && i-d < maxNumberDigits && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	return inPlace(line[d:i]), i
 }

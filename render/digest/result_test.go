@@ -158,6 +158,9 @@ func TestResultRawFixtures(t *testing.T) {
 		"/p/a\n<Private >\n/p/b\n", "x.go-1-a:2:b\nx.go:2:c\nx.go-3-d:4:e\ny.go:1:f\n", " /p/é \n\t/p/b\t\n\u00a0/p/c\n",
 		strings.Repeat("/p/x\n", 199) + "<private>\n/p/y", strings.Repeat("/p/x\n", 200) + "<private>\n/p/y",
 		"Exit code 1\n=== RUN T\n\tx_test.go:3: boom\nFAIL", "Exit code 2\n<private>\nerror: s\n</private>\nerror: t",
+		"Exit code 1\tx.go:1: a\nb", "Exit code 3\n\"error\" \\error\n\terror\n", "Exit code 1\n\traceback\nTraceback (most recent call last):",
+		"Exit code 1\n" + strings.Repeat("ok\n", 40) + "FAIL", "Exit code 1\n" + strings.Repeat("ok\n", 39) + "FAIL", "Exit code 1\n" + strings.Repeat("\n \n", 50) + "é: panic",
+		"Exit code 1\nlong " + strings.Repeat("x", 3000) + " error\n<private>", "Exit code 1\nx\n<PRIVATE>a.go:1: s\nb.go:2: t", "Exit code 2\r\n\u00a0err\u00a0\nCannot go",
 	} {
 		for _, name := range []string{"Grep", "Glob", "TaskList", "Read", "Bash", "Task", "Write"} {
 			for _, isError := range []bool{false, true} {

@@ -207,19 +207,32 @@ func lineNumber(line string) (string, bool) {
 	return d, true
 }
 
-// numberedLines reads the numbered lines of s.
+// numberedLines reads the numbered lines of s: it counts them, then looks
+// for the first and the last from either end.
 func numberedLines(s string) numbering {
 	var nb numbering
-	for s != "" {
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
+	for rest := s; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
 		} else {
-			s = ""
+			rest = ""
 		}
-		if k, ok := lineNumber(line); ok {
-			nb.add(k)
+		if _, ok := lineNumber(line); ok {
+			nb.n++
 		}
+	}
+	if nb.n == 0 {
+		return nb
+	}
+	for rest, more := s, true; nb.first == "" && more; {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
+		nb.first, _ = lineNumber(line)
+	}
+	for rest, i := s, len(s); nb.last == "" && i >= 0; rest = rest[:max(i, 0)] {
+		i = strings.LastIndexByte(rest, '\n')
+		nb.last, _ = lineNumber(rest[i+1:])
 	}
 	return nb
 }
@@ -345,11 +358,8 @@ func describeBash(c *Call, cwd string, ok bool) description {
 func command(cmd, cwd string) string {
 	cmd = strings.TrimSpace(privacy.Strip(cmd))
 	if dir := strings.TrimRight(cwd, `/\`); dir != "" {
-		for _, q := range [...]string{dir, `"` + dir + `"`, "'" + dir + "'"} {
-			if rest, ok := strings.CutPrefix(cmd, "cd "+q+" && "); ok {
-				cmd = strings.TrimSpace(rest)
-				break
-			}
+		if rest, ok := cutCd(cmd, dir); ok {
+			cmd = strings.TrimSpace(rest)
 		}
 	}
 	line, rest, _ := strings.Cut(cmd, "\n")
@@ -358,6 +368,27 @@ func command(cmd, cwd string) string {
 		s = bound(s, salientMax-2) + " …"
 	}
 	return s
+}
+
+// cutCd cuts a leading "cd <dir> && " from cmd, dir bare or quoted.
+func cutCd(cmd, dir string) (string, bool) {
+	rest, ok := strings.CutPrefix(cmd, "cd ")
+	if !ok {
+		return cmd, false
+	}
+	for _, q := range [...]string{"", `"`, "'"} {
+		r, ok := strings.CutPrefix(rest, q)
+		if !ok {
+			continue
+		}
+		if r, ok = strings.CutPrefix(r, dir); !ok {
+			continue
+		}
+		if r, ok = strings.CutPrefix(r, q+" && "); ok {
+			return r, true
+		}
+	}
+	return cmd, false
 }
 
 func bashOutcome(c *Call) string {
@@ -498,18 +529,12 @@ func grepOutcome(c *Call, cwd, mode string, context bool, d *description) {
 		if context {
 			noun = "line"
 		}
-		d.success = plural(n, noun)
 		if files > 0 {
-			d.success += " in " + plural(files, "file")
+			d.success = plural(n, noun) + " in " + plural(files, "file")
 			d.total = files
-			prev := ""
-			d.firstPaths(c, cwd, func(line string, raw bool) (string, bool) {
-				p, ok := matchPath(line, prev, raw)
-				if ok {
-					prev = p
-				}
-				return p, ok
-			})
+			d.firstPaths(c, cwd, matchPath)
+		} else {
+			d.success = plural(n, noun)
 		}
 	case "count":
 		// "Found 12 total occurrences across 3 files." closes the result.
@@ -519,7 +544,7 @@ func grepOutcome(c *Call, cwd, mode string, context bool, d *description) {
 			d.success = found(tail[i:])
 		}
 		c.forResultLines(func(line string, raw bool) {
-			if _, ok := countPath(line, raw); ok {
+			if _, ok := countPath(line, "", raw); ok {
 				d.total++
 			}
 		})
@@ -573,7 +598,7 @@ func matchPath(line, prev string, raw bool) (string, bool) {
 
 // countPath is the path of a count-mode line "path:12", raw when the line
 // is still JSON-escaped.
-func countPath(line string, raw bool) (string, bool) {
+func countPath(line, _ string, raw bool) (string, bool) {
 	i := strings.LastIndexByte(line, ':')
 	if i <= 0 || i == len(line)-1 || leadingDigits(line[i+1:]) != line[i+1:] {
 		return "", false
@@ -584,7 +609,7 @@ func countPath(line string, raw bool) (string, bool) {
 // filePath is the path of a files_with_matches or Glob line, raw when the
 // line is still JSON-escaped: any line but the "Found N files" header and
 // notes.
-func filePath(line string, raw bool) (string, bool) {
+func filePath(line, _ string, raw bool) (string, bool) {
 	if strings.HasPrefix(line, "Found ") || strings.HasPrefix(line, "[Showing results") ||
 		strings.HasPrefix(line, "(Results are truncated") {
 		return "", false
@@ -604,74 +629,30 @@ func unescaped(s string, raw bool) string {
 const pathLines = 200
 
 // firstPaths fills d.paths with the first distinct paths parse finds in
-// the first pathLines lines of c's result, at most d.total. A path's line
-// may sit inside a private block, so those lines are stripped of private
-// text as a whole first; lines before any tag privacy.Strip acts on are
-// what stripping leaves, and are read as they stand, still JSON-escaped
-// where they can be: the common case decodes nothing.
-func (d *description) firstPaths(c *Call, cwd string, parse func(line string, raw bool) (string, bool)) {
+// the first pathLines lines of c's result, at most d.total, read as
+// scanLines reads them (stripped of private text: a path's line may sit
+// inside a private block). parse is handed the path of the line before
+// that had one.
+func (d *description) firstPaths(c *Call, cwd string, parse func(line, prev string, raw bool) (string, bool)) {
 	want := min(d.total, maxPaths)
 	d.npaths = 0
 	if want == 0 {
 		return
 	}
-	add := func(line string, raw bool) {
-		if d.npaths == want {
-			return
-		}
-		p, ok := parse(line, raw)
+	prev := ""
+	reset := func() { d.npaths, prev = 0, "" }
+	c.scanLines(pathLines, reset, func(line string, raw bool) bool {
+		p, ok := parse(line, prev, raw)
 		if !ok {
-			return
+			return false
 		}
-		s := showPath(p, cwd)
-		if s == "" || slices.Contains(d.paths[:d.npaths], s) {
-			return
+		prev = p
+		if s := showPath(p, cwd); s != "" && !slices.Contains(d.paths[:d.npaths], s) {
+			d.paths[d.npaths] = s
+			d.npaths++
 		}
-		d.paths[d.npaths] = s
-		d.npaths++
-	}
-	if c.ResultRaw.Body == nil || c.decoded || !c.ResultRaw.NoUnicodeEscapes() {
-		text := c.result()
-		end := 0
-		for i := 0; i < pathLines; i++ {
-			k := strings.IndexByte(text[end:], '\n')
-			if k < 0 {
-				end = len(text)
-				break
-			}
-			end += k + 1
-		}
-		forLines(privacy.Strip(text[:end]), func(line string) { add(line, false) })
-		return
-	}
-	raw := c.ResultRaw.Body
-	nl := c.ResultRaw.Newlines()
-	start := 0
-	for i := 0; i < pathLines && d.npaths < want; i++ {
-		end := nl.Next()
-		if end < 0 {
-			end = len(raw)
-		}
-		if privacy.Contains(inPlace(raw[start:end])) {
-			// Strip the window as the decoded text would be.
-			for i++; i < pathLines && end < len(raw); i++ {
-				if end = nl.Next(); end < 0 {
-					end = len(raw)
-				}
-			}
-			if end < len(raw) {
-				end += 2 // the "\n" that ends the last line
-			}
-			d.npaths = 0
-			forLines(privacy.Strip(jsonscan.Decode(raw[:end])), func(line string) { add(line, false) })
-			return
-		}
-		rawLine(raw, start, end, add)
-		if end == len(raw) {
-			return
-		}
-		start = end + 2
-	}
+		return d.npaths == want
+	})
 }
 
 // found reads a tool's own summary line "Found 16 files" or "Found 7
