@@ -335,7 +335,7 @@ func (c *Call) numberedResult() numbering {
 	raw := c.ResultRaw.Body
 	if c.ResultRaw.NoUnicodeEscapes() {
 		// Every decoded newline is a "\n": find them directly.
-		return numberedLinesRaw(raw, c.ResultRaw.Newlines())
+		return numberedLinesRaw(c.ResultRaw)
 	}
 	var nb numbering
 	start := 0
@@ -374,12 +374,13 @@ func (nb *numbering) addRaw(line []byte) {
 }
 
 // numberedLinesRaw is numberedResult for a body without \u escapes,
-// whose newlines are all spelled "\n" (those nl walks) and whose line
-// numbers stand literally. The lines are counted first, in the hot loop;
-// the first and the last numbered line are then looked for from either end.
-func numberedLinesRaw(raw []byte, nl jsonscan.Newlines) numbering {
+// whose newlines are all spelled "\n" and whose line numbers stand
+// literally. The lines are counted first, in the hot loop; the first and
+// the last numbered line are then looked for from either end.
+func numberedLinesRaw(str jsonscan.String) numbering {
+	raw := str.Body
 	n, start := 0, 0
-	first := nl // the walk from the start, for the first numbered line
+	nl := str.Newlines()
 	for k := nl.Next(); k >= 0; k = nl.Next() {
 		if numberedRaw(raw[start:k]) {
 			n++
@@ -393,8 +394,9 @@ func numberedLinesRaw(raw []byte, nl jsonscan.Newlines) numbering {
 		return numbering{}
 	}
 	nb := numbering{n: n}
+	nl = str.Newlines()
 	for start := 0; nb.first == "" && start <= len(raw); {
-		k := first.Next()
+		k := nl.Next()
 		if k < 0 {
 			k = len(raw)
 		}
@@ -448,7 +450,7 @@ func numberedRaw(line []byte) bool {
 		i++
 	}
 	d := i
-	for i < len(line) && i-d < maxNumberDigits && '0' <= line[i] && line[i] <= '9' {
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
 		i++
 	}
 	rest := line[i:]
@@ -473,7 +475,7 @@ func rawDigits(line []byte) (string, int) {
 		i++
 	}
 	d := i
-	for i < len(line) && i-d < maxNumberDigits && '0' <= line[i] && line[i] <= '9' {
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
 		i++
 	}
 	return inPlace(line[d:i]), i

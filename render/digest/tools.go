@@ -193,14 +193,15 @@ func canonicalNumber(digits string) string {
 	return "0"
 }
 
-// maxNumberDigits bounds the digits of a line number.
-const maxNumberDigits = 12
-
 // lineNumber reads a numbered line of a Read result: optional spaces,
 // digits, then '→' or a tab. It returns the digits.
 func lineNumber(line string) (string, bool) {
 	line = strings.TrimLeft(line, " ")
-	d := leadingDigits(line)
+	i := 0
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	d := line[:i]
 	if d == "" || !strings.HasPrefix(line[len(d):], "→") && !strings.HasPrefix(line[len(d):], "\t") {
 		return "", false
 	}
@@ -583,8 +584,12 @@ func matchPath(line, prev string, raw bool) (string, bool) {
 	if leadingDigits(p) == p {
 		return "", false // a line number, in a search of one file
 	}
-	p = unescaped(p, raw)
-	if strings.IndexByte(p, ' ') >= 0 || strings.IndexByte(p, '\t') >= 0 {
+	if raw && strings.IndexByte(p, '\\') < 0 {
+		// Still escaped, a tab would show as "\t".
+		if strings.IndexByte(p, ' ') >= 0 {
+			return "", false
+		}
+	} else if p = unescaped(p, raw); strings.IndexByte(p, ' ') >= 0 || strings.IndexByte(p, '\t') >= 0 {
 		return "", false
 	}
 	if prev != "" && len(p) > len(prev) && p[len(prev)] == '-' && strings.HasPrefix(p, prev) {
@@ -1090,20 +1095,24 @@ func rel(p, cwd string) string {
 	if dir == "" || len(p) < len(dir) {
 		return p
 	}
-	windows := len(dir) >= 2 && dir[1] == ':'
-	for i := 0; i < len(dir); i++ {
-		a, b := p[i], dir[i]
-		if a == '\\' {
-			a = '/'
-		}
-		if b == '\\' {
-			b = '/'
-		}
-		if windows {
-			a, b = lowerASCII(a), lowerASCII(b)
-		}
-		if a != b {
-			return p
+	// Most paths spell cwd as cwd does; others may differ in separators
+	// and, with a drive letter, in case.
+	if !strings.HasPrefix(p, dir) {
+		windows := len(dir) >= 2 && dir[1] == ':'
+		for i := 0; i < len(dir); i++ {
+			a, b := p[i], dir[i]
+			if a == '\\' {
+				a = '/'
+			}
+			if b == '\\' {
+				b = '/'
+			}
+			if windows {
+				a, b = lowerASCII(a), lowerASCII(b)
+			}
+			if a != b {
+				return p
+			}
 		}
 	}
 	rest := p[len(dir):]
