@@ -358,7 +358,7 @@ func describeBash(c *Call, cwd string, ok bool) description {
 // "cd <cwd> && ", and " …" when more lines follow.
 func command(cmd, cwd string) string {
 	cmd = strings.TrimSpace(privacy.Strip(cmd))
-	if dir := strings.TrimRight(cwd, `/\`); dir != "" {
+	if dir := trimSeparators(cwd); dir != "" {
 		if rest, ok := cutCd(cmd, dir); ok {
 			cmd = strings.TrimSpace(rest)
 		}
@@ -1091,7 +1091,7 @@ func showPath(p, cwd string) string {
 // rel makes p relative to cwd when p is cwd or inside it. Either may use
 // '/' or '\' separators; a cwd with a drive letter compares case-insensitively.
 func rel(p, cwd string) string {
-	dir := strings.TrimRight(cwd, `/\`)
+	dir := trimSeparators(cwd)
 	if dir == "" || len(p) < len(dir) {
 		return p
 	}
@@ -1123,6 +1123,14 @@ func rel(p, cwd string) string {
 		return "."
 	}
 	return rest
+}
+
+// trimSeparators is dir without its trailing slashes and backslashes.
+func trimSeparators(dir string) string {
+	for dir != "" && (dir[len(dir)-1] == '/' || dir[len(dir)-1] == '\\') {
+		dir = dir[:len(dir)-1]
+	}
+	return dir
 }
 
 func lowerASCII(c byte) byte {
