@@ -233,6 +233,10 @@ func stamp(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format(time.RFC3339)
 }
 
+// toolLineMax bounds a tool digest's line, in runes: the longest a digest
+// is (digest.MaxPathListRunes, a Grep or Glob naming its paths).
+const toolLineMax = 240
+
 // writeItem writes one *What happened:* line and its newline. It is the
 // only writer of these lines: the budget measures a line by writing it.
 func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
@@ -245,7 +249,7 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		if it.short {
 			w.WriteString(shortDigest(it.Text))
 		} else {
-			w.WriteString(oneLine(it.Text, max))
+			w.WriteString(oneLine(it.Text, toolLineMax))
 		}
 	case ItemPending:
 		w.WriteString("- ⏳ [#")

@@ -514,9 +514,12 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 }
 
 // shortDigest shortens a digest "<Tool>: <salient> — <outcome>": a path
-// keeps its last element, anything else its first 28 characters.
+// keeps its last element, anything else its first 28 characters; a Read's
+// range from line 1 goes (the count tells it), and so does the detail after
+// an exit code or a count (a failed command's line, the paths a search
+// matched).
 func shortDigest(d string) string {
-	d = oneLine(d, 200)
+	d = oneLine(d, toolLineMax)
 	tool, rest, ok := strings.Cut(d, ": ")
 	if !ok {
 		return oneLine(d, 48)
@@ -530,8 +533,46 @@ func shortDigest(d string) string {
 	} else {
 		salient = oneLine(salient, 28)
 	}
+	if tool == "Read" {
+		salient = cutFirstLines(salient)
+	}
 	if outcome != "" {
+		if head, _, ok := strings.Cut(outcome, ": "); ok && startsWithCount(head) {
+			outcome = head
+		}
 		outcome = " " + oneLine(outcome, 32)
 	}
 	return tool + ": " + salient + outcome
+}
+
+// cutFirstLines removes a range from the first line, ":1-N" or ":1", from
+// the end of a Read's path.
+func cutFirstLines(s string) string {
+	i := strings.LastIndex(s, ":1")
+	if i <= 0 {
+		return s
+	}
+	rest := s[i+2:]
+	if r, ok := strings.CutPrefix(rest, "-"); ok {
+		rest = r
+		if rest == "" {
+			return s
+		}
+	} else if rest != "" {
+		return s
+	}
+	for _, c := range []byte(rest) {
+		if c < '0' || c > '9' {
+			return s
+		}
+	}
+	return s[:i]
+}
+
+// startsWithCount reports whether an outcome " — …" opens with an exit
+// code or a count.
+func startsWithCount(outcome string) bool {
+	o := strings.TrimPrefix(outcome, " — ")
+	o = strings.TrimPrefix(o, "exit ")
+	return o != "" && o[0] >= '0' && o[0] <= '9'
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bottle/render/digest"
 )
 
 // TestMeasurer checks that the measurer's size and lines are those of the
@@ -161,5 +163,32 @@ func TestRepliesFoldFirst(t *testing.T) {
 			t.Errorf("budget %d: turn 1's prompt is gone:\n%.2000s", budget, md)
 		}
 		checkFolding(t, path, budget)
+	}
+}
+
+func TestShortDigest(t *testing.T) {
+	tests := []struct{ digest, want string }{
+		{"Read: render/bottle.go:1-212 — 212 lines", "Read: bottle.go — 212 lines"},
+		{"Read: render/bottle.go:120-180 — 61 lines", "Read: bottle.go:120-180 — 61 lines"},
+		{"Read: README.md:1 — 1 line", "Read: README.md — 1 line"},
+		{"Read: a.go:14 — 1 line", "Read: a.go:14 — 1 line"},
+		{"Bash: go test ./... — exit 1: a_test.go:9: got 2", "Bash: go test ./... — exit 1"},
+		{`Grep: "TODO" — 9 files: a.go, b.go, +7 more`, `Grep: "TODO" — 9 files`},
+		{"Glob: **/*.go — 3 files, truncated: a.go, b.go, c.go", "Glob: *.go — 3 files, truncated"},
+		{"Read: render/x.go — error: File does not exist.", "Read: x.go — error: File does not exist."},
+		{"EnterPlanMode", "EnterPlanMode"},
+		{"Bash: echo a:1 — ok", "Bash: echo a:1 — ok"},
+	}
+	for _, tt := range tests {
+		if got := shortDigest(tt.digest); got != tt.want {
+			t.Errorf("shortDigest(%q) = %q, want %q", tt.digest, got, tt.want)
+		}
+	}
+}
+
+// TestToolLineMax checks that a bottle shows a digest line whole.
+func TestToolLineMax(t *testing.T) {
+	if toolLineMax < digest.MaxPathListRunes || toolLineMax < digest.MaxRunes {
+		t.Errorf("toolLineMax = %d, shorter than digest lines (%d)", toolLineMax, digest.MaxPathListRunes)
 	}
 }

@@ -150,11 +150,16 @@ func TestCorpus(t *testing.T) {
 			}
 			bare := cc.Call
 			bare.Structured = nil
-			for _, got := range []string{
-				Line(cc.Call, cc.cwd), Line(bare, cc.cwd), Pending(cc.Call, cc.cwd), Salient(cc.Call, cc.cwd),
+			lim := LineMax(cc.Name)
+			for _, d := range []struct {
+				got string
+				max int
+			}{
+				{Line(cc.Call, cc.cwd), lim}, {Line(bare, cc.cwd), lim},
+				{Pending(cc.Call, cc.cwd), MaxRunes}, {Salient(cc.Call, cc.cwd), MaxRunes},
 			} {
-				if err := checkDigest(got); err != nil {
-					t.Errorf("%s %s %s: %v: %q", filepath.Base(path), cc.ID, cc.Name, err, got)
+				if err := checkDigest(d.got, d.max); err != nil {
+					t.Errorf("%s %s %s: %v: %q", filepath.Base(path), cc.ID, cc.Name, err, d.got)
 				}
 			}
 			if got := Line(cc.Call, cc.cwd); !strings.HasPrefix(got, toolName(cc.Name)) {
@@ -184,12 +189,12 @@ func TestCorpus(t *testing.T) {
 	t.Log("\n" + b.String())
 }
 
-// checkDigest reports a digest that breaks an invariant: too long, more than
-// one line, invalid UTF-8, or padded with spaces.
-func checkDigest(s string) error {
+// checkDigest reports a digest that breaks an invariant: longer than max
+// runes, more than one line, invalid UTF-8, or padded with spaces.
+func checkDigest(s string, max int) error {
 	switch {
-	case utf8.RuneCountInString(s) > MaxRunes:
-		return fmt.Errorf("%d runes, want at most %d", utf8.RuneCountInString(s), MaxRunes)
+	case utf8.RuneCountInString(s) > max:
+		return fmt.Errorf("%d runes, want at most %d", utf8.RuneCountInString(s), max)
 	case strings.ContainsAny(s, "\n\r"):
 		return errors.New("contains a line break")
 	case !utf8.ValidString(s):

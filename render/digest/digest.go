@@ -2,8 +2,9 @@
 // for a session bottle, used where claude-mem has no observation covering the
 // call (SPEC §3.5):
 //
-//	Read: render/bottle.go — 212 lines
-//	Bash: go test ./... — exit 1
+//	Read: render/bottle.go:120-180 — 61 lines
+//	Bash: go test ./... — exit 1: bottle_test.go:41: got 3 turns, want 4
+//	Grep: "func Line" in render — 2 files: render/digest/digest.go, render/bottle.go
 //	Task: review security (Explore) — agent finished
 //
 // A line reads "<Tool>: <salient input> — <outcome>"; the salient part is
@@ -11,10 +12,12 @@
 // result says nothing. The caller adds the "- [#t<N>] " prefix.
 //
 // A digest never carries result bulk: from a tool_result it takes at most a
-// count, an exit code, a status word or the short first line of an error.
-// Every piece of text passes [privacy.Strip] before anything is taken from
-// it, is flattened to one line, is valid UTF-8 and is bounded in runes, so a
-// digest is always a single safe line of at most [MaxRunes] runes.
+// count, the line numbers a Read returned, an exit code, a status word, one
+// line of an error and the first paths a Grep or Glob matched. Every piece of
+// text passes [privacy.Strip] before anything is taken from it, is flattened
+// to one line, is valid UTF-8 and is bounded in runes, so a digest is always
+// a single safe line of at most [MaxRunes] runes ([MaxPathListRunes] for
+// the lines that name paths).
 //
 // It renders lines only; the transcript reader calls it. It may import
 // render/internal/jsonscan (to read results still escaped) and
@@ -23,6 +26,7 @@ package digest
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,8 +36,13 @@ import (
 	"bottle/render/privacy"
 )
 
-// MaxRunes bounds the length of a [Line] or [Pending] digest, in runes.
+// MaxRunes bounds the length of a [Line] or [Pending] digest, in runes,
+// but for the lines that name paths ([MaxPathListRunes]).
 const MaxRunes = 160
+
+// MaxPathListRunes bounds the [Line] of a Grep or Glob call, in runes: it
+// names the first matched paths, what a session most often opens next.
+const MaxPathListRunes = 240
 
 // Bounds of the parts of a digest, in runes. Their sum exceeds MaxRunes on
 // purpose: a long salient part gives way to the tool name and the outcome.
@@ -41,8 +50,13 @@ const (
 	toolMax    = 48
 	salientMax = 120
 	pathMax    = 80
-	errorMax   = 56
+	errorMax   = 100
 	outcomeMax = 64
+	// salientKeep is what a long outcome (an error line) leaves the salient
+	// part: enough for a command's start or a path's name.
+	salientKeep = 40
+	// maxPaths is how many matched paths a Grep or Glob line may name.
+	maxPaths = 5
 )
 
 // Call is one tool call from a transcript: the tool_use block and its
@@ -81,16 +95,11 @@ type Call struct {
 }
 
 // Line returns the digest of c: "<Tool>: <salient input> — <outcome>", one
-// line of at most [MaxRunes] runes. Paths inside cwd are shown relative to it;
-// cwd may be empty. A call with no result yet has the outcome "no result".
+// line of at most [MaxRunes] runes ([MaxPathListRunes] for Grep and Glob,
+// see [LineMax]). Paths inside cwd are shown relative to it; cwd may be
+// empty. A call with no result yet has the outcome "no result".
 func Line(c Call, cwd string) string {
-	tool := toolName(c.Name)
-	d := describe(&c, cwd, true)
-	out := outcome(&c, d.success)
-	// The salient part gives way first, so the outcome always shows.
-	budget := MaxRunes - runeLen(tool) - runeLen(out) - runeLen(": ") - runeLen(" — ")
-	sal := bound(d.salient, max(budget, 12))
-	return bound(join(tool, ": ", sal, out), MaxRunes)
+	return lineOf(&c, toolName(c.Name), describe(&c, cwd, true))
 }
 
 // Pending returns the short form for a call newer than the claude-mem
@@ -102,16 +111,92 @@ func Pending(c Call, cwd string) string {
 
 // Both returns Line and Pending of one call, reading its input once.
 // Describers take the salient part from the input alone (the result only
-// shapes the outcome), so the pending form can reuse it.
+// shapes the outcome and d.seen), so the pending form can reuse it.
 func Both(c Call, cwd string) (line, pending string) {
 	tool := toolName(c.Name)
 	d := describe(&c, cwd, true)
-	out := outcome(&c, d.success)
-	budget := MaxRunes - runeLen(tool) - runeLen(out) - runeLen(": ") - runeLen(" — ")
-	sal := bound(d.salient, max(budget, 12))
-	line = bound(join(tool, ": ", sal, out), MaxRunes)
-	pending = bound(join(tool, " — ", d.salient, ""), MaxRunes)
-	return line, pending
+	return lineOf(&c, tool, d), bound(join(tool, " — ", d.salient, ""), MaxRunes)
+}
+
+// LineMax is the bound of a [Line] of the tool name, in runes.
+func LineMax(name string) int {
+	if name == "Grep" || name == "Glob" {
+		return MaxPathListRunes
+	}
+	return MaxRunes
+}
+
+// lineOf assembles the digest of c from its description d. The salient part
+// gives way first, so the outcome always shows; a long outcome (an error
+// line) is cut so that the salient part keeps salientKeep runes. Matched
+// paths fill what room the line has left.
+func lineOf(c *Call, tool string, d description) string {
+	out, normal := outcome(c, d.success)
+	sal := d.salient
+	if normal && d.seen != "" {
+		sal = d.seen
+	}
+	room := MaxRunes - runeLen(tool) - runeLen(": ") - runeLen(" — ")
+	if keep := min(runeLen(sal), salientKeep); runeLen(out) > room-keep {
+		out = bound(out, max(room-keep, outcomeMax))
+	}
+	sal = bound(sal, max(room-runeLen(out), 12))
+	lim := LineMax(c.Name)
+	s := join(tool, ": ", sal, out)
+	if normal && d.npaths > 0 {
+		s = withPaths(s, d.paths[:d.npaths], d.total, lim)
+	}
+	return bound(s, lim)
+}
+
+// withPaths appends to s, a line ending in its outcome, ": " and as many of
+// paths as fit in lim runes, then ", +N more" for the rest of total.
+func withPaths(s string, paths []string, total, lim int) string {
+	total = max(total, len(paths))
+	// moreLen is the length of ", +N more" after shown paths, 0 for none.
+	moreLen := func(shown int) int {
+		if shown >= total {
+			return 0
+		}
+		return len(", +") + len(strconv.Itoa(total-shown)) + len(" more")
+	}
+	n := runeLen(s)
+	size := len(s) + len(", +99999 more")
+	for _, p := range paths {
+		size += len(", ") + len(p)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(s)
+	shown := 0
+	for _, p := range paths {
+		sep := ", "
+		if shown == 0 {
+			sep = ": "
+		}
+		room := lim - n - len(sep) - moreLen(shown+1)
+		if runeLen(p) > room {
+			// A first path too long for the line shows its end, the
+			// file name; later ones give way to "+N more".
+			if shown > 0 || room < 16 {
+				break
+			}
+			p = boundTail(p, room)
+		}
+		b.WriteString(sep)
+		b.WriteString(p)
+		n += len(sep) + runeLen(p)
+		shown++
+	}
+	if shown == 0 {
+		return s
+	}
+	if shown < total {
+		b.WriteString(", +")
+		b.WriteString(strconv.Itoa(total - shown))
+		b.WriteString(" more")
+	}
+	return b.String()
 }
 
 // Salient returns the salient-input part of the digest alone ("" when the
@@ -155,37 +240,54 @@ func toolName(name string) string {
 }
 
 // outcome is the outcome part of a digest; success is the tool's own reading
-// of a normal result.
-func outcome(c *Call, success string) string {
+// of a normal result. normal reports whether that reading is the outcome:
+// the result is there, not an error, interrupted or cleared.
+func outcome(c *Call, success string) (out string, normal bool) {
 	if !c.HasResult {
-		return "no result"
+		return "no result", false
 	}
 	if c.headHasPrefix(256, "[Request interrupted by user") {
-		return "interrupted"
+		return "interrupted", false
 	}
-	if c.IsError {
-		return errorOutcome(c)
+	if c.IsError || c.Name == "Bash" && c.headHasPrefix(256, "Exit code ") && nonZeroExit(exitCode(c)) {
+		return errorOutcome(c), false
 	}
 	if c.headHasPrefix(256, "[Old tool result content cleared]") {
-		return ""
+		return "", false
 	}
-	return bound(success, outcomeMax)
+	return bound(success, outcomeMax), true
 }
 
-// errorOutcome reads an error result: "exit N" for a shell's "Exit code N",
-// "rejected" when the user refused the call, else "error: <first line>".
-func errorOutcome(c *Call) string {
+// nonZeroExit reports whether an exit code's digits are not zero.
+func nonZeroExit(code string) bool { return strings.TrimLeft(code, "0") != "" }
+
+// exitCode is N of a result opening with a shell's "Exit code N", or "".
+func exitCode(c *Call) string {
 	head := strings.TrimLeft(c.resultPrefix(256), " \t\r\n")
 	if rest, ok := strings.CutPrefix(head, "Exit code "); ok {
-		if n := leadingDigits(rest); n != "" {
-			return "exit " + n
-		}
+		return leadingDigits(rest)
 	}
+	return ""
+}
+
+// errorOutcome reads an error result: "rejected" when the user refused the
+// call, "exit N: <line>" for a shell's "Exit code N" followed by its output,
+// else "error: <first line>". The line is taken from the result's start
+// stripped of private text, and is at most errorMax runes.
+func errorOutcome(c *Call) string {
+	head := strings.TrimLeft(c.resultPrefix(256), " \t\r\n")
 	if strings.HasPrefix(head, "User rejected") ||
 		strings.Contains(head, "doesn't want to proceed with this tool use") {
 		return "rejected"
 	}
-	s := strings.TrimSpace(privacy.Strip(c.result()))
+	if code := exitCode(c); code != "" {
+		if line := c.failureLine(code); line != "" {
+			return "exit " + code + ": " + line
+		}
+		return "exit " + code
+	}
+	text, _ := c.strippedHead(headBytes)
+	s := strings.TrimSpace(text)
 	if inner, ok := strings.CutPrefix(s, "<tool_use_error>"); ok {
 		inner, _, _ = strings.Cut(inner, "</tool_use_error>")
 		s = strings.TrimSpace(inner)
@@ -196,15 +298,127 @@ func errorOutcome(c *Call) string {
 			break
 		}
 	}
-	line := firstLine(s)
-	// Hook and JSON-borne messages often carry escaped newlines.
+	if line := errorLine(firstLine(s)); line != "" {
+		return "error: " + line
+	}
+	return "error"
+}
+
+// errorLine prepares one line of an error for display: cut at an escaped
+// newline (hook and JSON-borne messages often carry them), flattened and
+// bounded to errorMax runes.
+func errorLine(line string) string {
 	if i := strings.Index(line, `\n`); i > 0 {
 		line = line[:i]
 	}
-	if line = flatten(line); line != "" {
-		return "error: " + bound(line, errorMax)
+	return bound(flatten(line), errorMax)
+}
+
+// failureWords mark the line of a command's output that reports its
+// failure (compared in lower case).
+var failureWords = [...]string{
+	"error", "fail", "fatal", "panic", "exception", "traceback", "cannot", "can't",
+	"could not", "couldn't", "unable", "denied", "not found", "no such", "undefined",
+	"invalid", "unknown", "unrecognized", "conflict", "refused", "missing",
+}
+
+// failureLines bounds the lines of a failed command's output read for the
+// line that tells why it failed.
+const failureLines = 40
+
+// failureLine is the line of a failed command's output, the result after
+// its "Exit code <code>" line, that tells why it failed: among its first
+// failureLines lines, the first that names a place in a file ("main.go:12:5:
+// …", as compilers, linters and tests report), else the first that names a
+// failure, else the first. A shell's output opens with whatever the command
+// printed first (a banner, a test's name), and the failure comes later. The
+// lines are read as scanLines reads them.
+func (c *Call) failureLine(code string) string {
+	var first, named, place string
+	var firstRaw, namedRaw, placeRaw, exitLine bool
+	reset := func() { first, named, place, exitLine = "", "", "", false }
+	c.scanLines(failureLines+1, reset, func(line string, raw bool) bool {
+		if !exitLine {
+			exitLine = true
+			if rest, ok := strings.CutPrefix(line, "Exit code "+code); ok {
+				// Rarely, output follows on the exit line itself.
+				if line, raw = strings.TrimSpace(unescaped(rest, raw)), false; line == "" {
+					return false
+				}
+			}
+		}
+		if first == "" {
+			first, firstRaw = line, raw
+		}
+		if _, ok := matchPath(line, "", raw); ok {
+			place, placeRaw = line, raw
+			return true
+		}
+		if named == "" && namesFailure(line, raw) {
+			named, namedRaw = line, raw
+		}
+		return false
+	})
+	switch {
+	case place != "":
+		return errorLine(unescaped(place, placeRaw))
+	case named != "":
+		return errorLine(unescaped(named, namedRaw))
 	}
-	return "error"
+	return errorLine(unescaped(first, firstRaw))
+}
+
+// failureByStart lists failureWords by their first byte, in either case.
+var failureByStart = func() (t [256][]string) {
+	for _, w := range failureWords {
+		t[w[0]] = append(t[w[0]], w)
+		t[w[0]-'a'+'A'] = append(t[w[0]-'a'+'A'], w)
+	}
+	return t
+}()
+
+// namesFailure reports whether one of failureWords starts a word of line,
+// in any case, so that a test named TestInvalidInput does not read as a
+// failure; raw when line is still JSON-escaped. An escape stands for a
+// character that is neither a letter nor a digit, nor in a word.
+func namesFailure(line string, raw bool) bool {
+	inWord := false
+	for i := 0; i < len(line); i++ {
+		b := line[i]
+		if raw && b == '\\' {
+			i++
+			inWord = false
+			continue
+		}
+		if words := failureByStart[b]; words != nil && !inWord && startsWord(line[i:], words) {
+			return true
+		}
+		inWord = isAlnum(b)
+	}
+	return false
+}
+
+// startsWord reports whether s starts with one of words, in any case.
+func startsWord(s string, words []string) bool {
+next:
+	for _, w := range words {
+		if len(s) < len(w) {
+			continue
+		}
+		// The words are lower-case ASCII letters, blanks and quotes,
+		// which OR-ing 0x20 leaves as they are.
+		for j := 1; j < len(w); j++ {
+			if s[j]|0x20 != w[j] {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func isAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // clean is a free text prepared for display: stripped, flattened to one line
@@ -283,6 +497,9 @@ func bound(s string, max int) string {
 // boundTail cuts s to at most max runes by keeping its end, preferring to
 // start at a path separator: "…/strategy/manual_commit.go".
 func boundTail(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
 	n := utf8.RuneCountInString(s)
 	if n <= max {
 		return s

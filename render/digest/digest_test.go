@@ -2,6 +2,7 @@ package digest
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,13 +21,15 @@ func TestLine(t *testing.T) {
 		want string
 	}{
 		// The examples of SPEC §3.5, in this package's form.
-		{"ReadWhole", cwd, done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go"}`), numbered(212)), "Read: render/bottle.go — 212 lines"},
+		{"ReadWhole", cwd, done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go"}`), numbered(212)), "Read: render/bottle.go:1-212 — 212 lines"},
 		{"EditOk", cwd, done(call("Edit", `{"file_path":"/home/dev/proj/render/bottle.go","old_string":"a","new_string":"b"}`), "The file has been updated."), "Edit: render/bottle.go"},
-		{"BashExit", cwd, failed(call("Bash", `{"command":"go test ./..."}`), "Exit code 1\nFAIL"), "Bash: go test ./... — exit 1"},
+		{"BashExit", cwd, failed(call("Bash", `{"command":"go test ./..."}`), "Exit code 1\nFAIL"), "Bash: go test ./... — exit 1: FAIL"},
 		{"TaskFinished", cwd, done(call("Task", `{"description":"review security","prompt":"p","subagent_type":"general-purpose"}`), "Done."), "Task: review security — agent finished"},
 
-		{"ReadRange", cwd, done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":100,"limit":50}`), numbered(50)), "Read: a.go:100-149 — 50 lines"},
-		{"ReadOneLine", cwd, done(call("Read", `{"file_path":"/home/dev/proj/a.go"}`), numbered(1)), "Read: a.go — 1 line"},
+		{"ReadRange", cwd, done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":100,"limit":50}`), numberedFrom(100, 50)), "Read: a.go:100-149 — 50 lines"},
+		{"ReadShorterThanLimit", cwd, done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":120,"limit":100}`), numberedFrom(120, 61)), "Read: a.go:120-180 — 61 lines"},
+		{"ReadOneLine", cwd, done(call("Read", `{"file_path":"/home/dev/proj/a.go"}`), numbered(1)), "Read: a.go:1 — 1 line"},
+		{"ReadErrorKeepsInputRange", cwd, failed(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":9,"limit":2}`), "<tool_use_error>File does not exist.</tool_use_error>"), "Read: a.go:9-10 — error: File does not exist."},
 		{"ReadStructuredFallback", cwd, withStructured(done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":9}`), "<system-reminder>short</system-reminder>"), `{"file":{"numLines":0}}`), "Read: a.go:9- — 0 lines"},
 		{"ReadNoResult", cwd, call("Read", `{"file_path":"/home/dev/proj/a.go"}`), "Read: a.go — no result"},
 		{"WriteCreated", cwd, done(call("Write", `{"file_path":"/home/dev/proj/a.md","content":"a\nb\n"}`), "File created successfully at: /home/dev/proj/a.md"), "Write: a.md (2 lines) — created"},
@@ -35,8 +38,25 @@ func TestLine(t *testing.T) {
 		{"BashInterrupted", cwd, failed(call("Bash", `{"command":"sleep 9"}`), interrupted), "Bash: sleep 9 — interrupted"},
 		{"BashRejected", cwd, failed(call("Bash", `{"command":"git push"}`), rejection), "Bash: git push — rejected"},
 		{"BashMultiline", cwd, done(call("Bash", `{"command":"set -e\nmake"}`), ""), "Bash: set -e … — ok"},
-		{"GrepFiles", cwd, done(call("Grep", `{"pattern":"func Line","path":"/home/dev/proj/render"}`), "Found 2 files\na\nb"), `Grep: "func Line" in render — 2 files`},
-		{"GrepContent", cwd, done(call("Grep", `{"pattern":"x","path":"/home/dev/proj","output_mode":"content"}`), "a:1:x\nb:2:x\n"), `Grep: "x" — 2 matching lines`},
+		{"BashExitFailureLine", cwd, failed(call("Bash", `{"command":"make test"}`), "Exit code 2\n=== RUN   TestParse\n    parse_test.go:9: got 1\n--- FAIL: TestParse (0.00s)\nFAIL"), "Bash: make test — exit 2: parse_test.go:9: got 1"},
+		{"BashExitFailureWord", cwd, failed(call("Bash", `{"command":"go build"}`), "Exit code 1\ngo: downloading x v1.0.0\nbuild failed: no space left"), "Bash: go build — exit 1: build failed: no space left"},
+		{"BashExitFirstLine", cwd, failed(call("Bash", `{"command":"diff a b"}`), "Exit code 1\n< x\n> y"), "Bash: diff a b — exit 1: < x"},
+		{"BashExitNoOutput", cwd, failed(call("Bash", `{"command":"false"}`), "Exit code 1"), "Bash: false — exit 1"},
+		{"BashExitNotFlagged", cwd, done(call("Bash", `{"command":"ls x"}`), "Exit code 2\nls: cannot access 'x': No such file or directory"), "Bash: ls x — exit 2: ls: cannot access 'x': No such file or directory"},
+		{"BashExitWordStart", cwd, failed(call("Bash", `{"command":"go test"}`), "Exit code 1\n=== RUN   TestInvalidInput\nbad output"), "Bash: go test — exit 1: === RUN TestInvalidInput"},
+		{"BashExitLongCommand", cwd, failed(call("Bash", `{"command":"`+strings.Repeat("x", 150)+`"}`), "Exit code 1\nerror: "+strings.Repeat("y", 150)),
+			"Bash: " + strings.Repeat("x", 42) + "… — exit 1: error: " + strings.Repeat("y", 92) + "…"},
+		{"GrepFiles", cwd, done(call("Grep", `{"pattern":"func Line","path":"/home/dev/proj/render"}`), "Found 2 files\na\nb"), `Grep: "func Line" in render — 2 files: a, b`},
+		{"GrepContent", cwd, done(call("Grep", `{"pattern":"x","path":"/home/dev/proj","output_mode":"content"}`), "a:1:x\nb:2:x\n"), `Grep: "x" — 2 matching lines in 2 files: a, b`},
+		{"GrepContentOneFile", cwd, done(call("Grep", `{"pattern":"x","path":"/home/dev/proj/a.go","output_mode":"content"}`), "1:x\n2-y\n7:x:1:\n"), `Grep: "x" in a.go — 3 matching lines`},
+		{"GrepContentAbsolute", cwd, done(call("Grep", `{"pattern":"x","output_mode":"content","-C":1}`), "/home/dev/proj/a.go:1:x\n/home/dev/proj/a.go-2-y\n/home/dev/proj/a.go:3:x\n--\n/home/dev/proj/b/c.go:9:x\n"), `Grep: "x" — 4 lines in 2 files: a.go, b/c.go`},
+		{"GrepContentWindows", `C:\src\proj`, done(call("Grep", `{"pattern":"x","output_mode":"content"}`), "C:\\src\\proj\\a.go:1:x\nC:\\src\\proj\\b.go:2:x\n"), `Grep: "x" — 2 matching lines in 2 files: a.go, b.go`},
+		{"GrepManyFiles", cwd, done(call("Grep", `{"pattern":"TODO"}`), "Found 40 files\n"+paths("/home/dev/proj/internal/render/", 40)), `Grep: "TODO" — 40 files: internal/render/file_00.go, internal/render/file_01.go, internal/render/file_02.go, internal/render/file_03.go, internal/render/file_04.go, +35 more`},
+		{"GrepLongPaths", cwd, done(call("Grep", `{"pattern":"TODO"}`), "Found 40 files\n"+paths("/home/dev/proj/"+strings.Repeat("nested/", 9), 40)),
+			`Grep: "TODO" — 40 files: nested/nested/nested/nested/nested/nested/nested/nested/nested/file_00.go, nested/nested/nested/nested/nested/nested/nested/nested/nested/file_01.go, +38 more`},
+		{"GlobMany", cwd, done(call("Glob", `{"pattern":"**/*.go"}`), paths("/home/dev/proj/", 12)), "Glob: **/*.go — 12 files: file_00.go, file_01.go, file_02.go, file_03.go, file_04.go, +7 more"},
+		{"GlobOutsideCwd", cwd, done(call("Glob", `{"pattern":"*.conf","path":"/etc"}`), "/etc/a.conf\n/etc/b.conf"), "Glob: *.conf in /etc — 2 files: /etc/a.conf, /etc/b.conf"},
+		{"GlobPrivate", cwd, done(call("Glob", `{"pattern":"*"}`), "/home/dev/proj/a\n<private>\n/home/dev/proj/secret\n</private>\n/home/dev/proj/b"), "Glob: * — 5 files: a, b, +3 more"},
 		{"GlobNone", cwd, done(call("Glob", `{"pattern":"*.md"}`), "No files found"), "Glob: *.md — no files"},
 		{"TaskBackground", cwd, done(call("Task", `{"description":"audit","subagent_type":"Explore"}`), "Async agent launched successfully.\nagentId: a1"), "Task: audit (Explore) — launched in background"},
 		{"TaskOutput", cwd, done(call("TaskOutput", `{"task_id":"a1"}`), "<retrieval_status>timeout</retrieval_status>\n<status>running</status>"), "TaskOutput: a1 — timeout, running"},
@@ -63,6 +83,15 @@ func TestLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// paths is a Glob result of n files in dir.
+func paths(dir string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%sfile_%02d.go\n", dir, i)
+	}
+	return b.String()
 }
 
 func TestPendingAndSalient(t *testing.T) {
@@ -95,10 +124,11 @@ func TestGolden(t *testing.T) {
 	var b strings.Builder
 	for _, f := range fixtures() {
 		line, pending := Line(f.call, f.cwd), Pending(f.call, f.cwd)
-		for _, s := range []string{line, pending} {
-			if err := checkDigest(s); err != nil {
-				t.Errorf("%s: %v: %q", f.name, err, s)
-			}
+		if err := checkDigest(line, LineMax(f.call.Name)); err != nil {
+			t.Errorf("%s: %v: %q", f.name, err, line)
+		}
+		if err := checkDigest(pending, MaxRunes); err != nil {
+			t.Errorf("%s: %v: %q", f.name, err, pending)
 		}
 		b.WriteString(f.name + "\n\tline:    " + line + "\n\tpending: " + pending + "\n")
 	}
@@ -123,13 +153,15 @@ func TestGolden(t *testing.T) {
 }
 
 // TestNoResultBulk checks that no digest shows a result's body: only counts,
-// status words and the first line of an error may come from a result.
+// line numbers, status words, the first line of an error and the paths a
+// search matched may come from a result.
 func TestNoResultBulk(t *testing.T) {
 	const bulk = "BULK-7f3e"
 	body := "\n" + strings.Repeat("filler line\n", 3) + bulk + " output line\n"
 	for _, f := range fixtures() {
 		c := f.call
-		if !c.HasResult {
+		// A path list's lines are its paths.
+		if !c.HasResult || c.Name == "Glob" || c.Name == "Grep" && !strings.Contains(string(c.Input), `"content"`) {
 			continue
 		}
 		t.Run(f.name, func(t *testing.T) {
@@ -143,11 +175,19 @@ func TestNoResultBulk(t *testing.T) {
 		})
 	}
 	// A normal result's first line is bulk too (file or command output).
-	for _, name := range []string{"Read", "Bash", "Grep", "Glob", "Task", "Agent", "WebFetch", "WebSearch", "TaskOutput", "mcp__x__y", "Other"} {
+	for _, name := range []string{"Read", "Bash", "Grep", "Task", "Agent", "WebFetch", "WebSearch", "TaskOutput", "mcp__x__y", "Other"} {
 		c := done(call(name, `{"command":"ls","file_path":"/a","pattern":"p","description":"d","url":"https://a.b/c","query":"q","task_id":"t"}`),
 			bulk+"\n"+bulk)
 		if got := Line(c, cwd); strings.Contains(got, bulk) {
 			t.Errorf("Line(%s) = %q, shows result text %q", name, got, bulk)
+		}
+	}
+	// Grep shows the paths of matches, never their text.
+	for _, mode := range []string{"content", "count"} {
+		c := done(call("Grep", `{"pattern":"p","output_mode":"`+mode+`","-C":2}`),
+			"Found 2 files\na.go:1:"+bulk+"\na.go-2-"+bulk+":3:x\n--\nb.go:4:"+bulk+"\n"+bulk+":x\n12:"+bulk+"\n\nFound 5 total occurrences across 2 files.")
+		if got := Line(c, cwd); strings.Contains(got, bulk) {
+			t.Errorf("Line(Grep %s) = %q, shows result text %q", mode, got, bulk)
 		}
 	}
 }
@@ -185,6 +225,15 @@ func TestPrivate(t *testing.T) {
 		// An unclosed <private> hides everything after it.
 		done(call("Bash", `{"command":"echo <private>`+secret+`"}`), ""),
 		done(call("Read", `{"file_path":"/a/<PRIVATE >`+secret+`</Private>b"}`), numbered(1)),
+		// Results: a path or an error line inside a private block.
+		done(call("Glob", `{"pattern":"*"}`), "/a\n<private>\n/"+secret+"\n</private>\n/b"),
+		done(call("Glob", `{"pattern":"*"}`), "/a\n<private>\n/"+secret+"\n"+strings.Repeat("/x\n", 3000)+"</private>"),
+		done(call("Grep", `{"pattern":"p"}`), "Found 3 files\n<private>\n"+secret+".go\n</private>\nb.go"),
+		done(call("Grep", `{"pattern":"p","output_mode":"content"}`), "a.go:1:<private>\n"+secret+".go:2:x\n</private>"),
+		done(call("Grep", `{"pattern":"p","output_mode":"count"}`), "<private>"+secret+".go:2</private>\nb.go:1"),
+		failed(call("Bash", `{"command":"make"}`), "Exit code 2\n<private>\nerror: "+secret+"\n</private>\nerror: done"),
+		failed(call("Bash", `{"command":"make"}`), "Exit code 2\nok <private>\nerror: "+secret),
+		failed(call("Bash", `{"command":"make"}`), "Exit code 2\n<private>"+strings.Repeat("x", 3000)+"\nerror: "+secret+"</private>"),
 	}
 	for _, c := range calls {
 		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd)} {
@@ -218,8 +267,11 @@ func TestBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, got := range []string{Line(tt.call, cwd), Pending(tt.call, cwd), Salient(tt.call, cwd)} {
-				if err := checkDigest(got); err != nil {
+			if got := Line(tt.call, cwd); checkDigest(got, LineMax(tt.call.Name)) != nil {
+				t.Errorf("%v: %q", checkDigest(got, LineMax(tt.call.Name)), got)
+			}
+			for _, got := range []string{Pending(tt.call, cwd), Salient(tt.call, cwd)} {
+				if err := checkDigest(got, MaxRunes); err != nil {
 					t.Errorf("%v: %q", err, got)
 				}
 			}

@@ -34,9 +34,13 @@ func withStructured(c Call, structured string) Call {
 }
 
 // numbered is a Read result of n lines in the older "     N→" form.
-func numbered(n int) string {
+func numbered(n int) string { return numberedFrom(1, n) }
+
+// numberedFrom is a Read result of n lines from line start on, as a Read
+// with an offset returns it.
+func numberedFrom(start, n int) string {
 	var b strings.Builder
-	for i := 1; i <= n; i++ {
+	for i := start; i < start+n; i++ {
 		fmt.Fprintf(&b, "%6d→line %d of the file\n", i, i)
 	}
 	b.WriteString("\n<system-reminder>\nWhenever you read a file, consider whether it is malware.\n</system-reminder>\n")
@@ -62,8 +66,9 @@ func fixtures() []fixture {
 		// Read
 		f("Read/Whole", done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go"}`), numbered(212))),
 		f("Read/TabNumbers", done(call("Read", `{"file_path":"/home/dev/proj/README.md"}`), "1\t# Title\n2\t\n3\tText\n")),
-		f("Read/OffsetLimit", done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go","offset":100,"limit":50}`), numbered(50))),
-		f("Read/OffsetOnly", done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":40}`), numbered(3))),
+		f("Read/OffsetLimit", done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go","offset":100,"limit":50}`), numberedFrom(100, 50))),
+		f("Read/OffsetOnly", done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":40}`), numberedFrom(40, 3))),
+		f("Read/PastFileEnd", done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":120,"limit":100}`), numberedFrom(120, 61))),
 		f("Read/LimitOnly", done(call("Read", `{"file_path":"/home/dev/proj/a.go","limit":20}`), numbered(20))),
 		f("Read/OutsideCwd", done(call("Read", `{"file_path":"/etc/hosts"}`), numbered(1))),
 		f("Read/Missing", failed(call("Read", `{"file_path":"/home/dev/proj/gone.go"}`), "<tool_use_error>File does not exist.</tool_use_error>")),
@@ -96,6 +101,8 @@ func fixtures() []fixture {
 		// Bash and shells
 		f("Bash/Ok", done(call("Bash", `{"command":"go test ./...","description":"Run tests"}`), "ok  \tbottle/render\t0.4s")),
 		f("Bash/Exit1", failed(call("Bash", `{"command":"go test ./...","description":"Run tests"}`), "Exit code 1\n--- FAIL: TestLine (0.00s)\n    digest_test.go:12: got x\nFAIL")),
+		f("Bash/ExitAfterBanner", failed(call("Bash", `{"command":"make lint"}`), "Exit code 2\n[lint] $ golangci-lint run ./...\nrender/bottle.go:41:2: ineffectual assignment to err (ineffassign)\nmake: *** [lint] Error 1")),
+		f("Bash/ExitNotFlagged", done(call("Bash", `{"command":"test -f go.sum"}`), "Exit code 1")),
 		f("Bash/Heredoc", done(call("Bash", `{"command":"git commit -m \"$(cat <<'EOF'\nfix: bound digests\n\nBody.\nEOF\n)\"","description":"Commit"}`), "[main 1a2b3c4] fix: bound digests\n 1 file changed")),
 		f("Bash/CdCwd", done(call("Bash", `{"command":"cd /home/dev/proj && make lint"}`), "")),
 		f("Bash/Background", done(call("Bash", `{"command":"npm run dev","run_in_background":true}`), "Command running in background with ID: b7x2k")),
@@ -119,6 +126,9 @@ func fixtures() []fixture {
 		f("Grep/Content", done(call("Grep", `{"pattern":"ctx\\.Done","path":"/home/dev/proj","output_mode":"content","-n":true,"glob":"*.go"}`), "a.go:31:\tcase <-ctx.Done():\nb.go:88:\t<-ctx.Done()\n\n[Showing results with pagination = limit: 20, offset: 0]")),
 		f("Grep/Context", done(call("Grep", `{"pattern":"MaxRunes","path":"/home/dev/proj/render","output_mode":"content","-C":1}`), "a.go-9-\tx\na.go:10:\tMaxRunes\na.go-11-\ty\n--\nb.go-1-\tz\nb.go:2:\tMaxRunes\n")),
 		f("Grep/Count", done(call("Grep", `{"pattern":"t\\.Helper","output_mode":"count","type":"go"}`), "a.go:3\nb.go:9\n\nFound 12 total occurrences across 2 files.")),
+		f("Grep/ManyFiles", done(call("Grep", `{"pattern":"digest\\.Line","output_mode":"files_with_matches"}`), "Found 9 files\nrender/digest/digest.go\nrender/digest/digest_test.go\nrender/transcript/digester.go\nrender/budget.go\nrender/bottle.go\nrender/merge.go\nhookbin/main.go\nREADME.md\ndocs/notes.md")),
+		f("Grep/ContentOneFile", done(call("Grep", `{"pattern":"func ","path":"/home/dev/proj/render/budget.go","output_mode":"content","-n":true}`), "12:func fold() {\n40:func shorten() {\n")),
+		f("Grep/ContentAbsolute", done(call("Grep", `{"pattern":"TODO","output_mode":"content","-B":1}`), "/home/dev/proj/a.go-9-\tx()\n/home/dev/proj/a.go:10:\t// TODO\n--\n/home/dev/proj/cmd/main.go:3:// TODO\n")),
 		f("Grep/NoMatches", done(call("Grep", `{"pattern":"nothing here","output_mode":"content"}`), "No matches found")),
 		f("Grep/Persisted", withStructured(done(call("Grep", `{"pattern":"Options","output_mode":"content","-A":30}`),
 			"<persisted-output>\nOutput too large (41KB). Full output saved to: /home/dev/.claude/out.txt\n\nPreview (first 2KB):\na.go:1:Options\n</persisted-output>"),
@@ -127,6 +137,7 @@ func fixtures() []fixture {
 			"<persisted-output>\nOutput too large (41KB). Full output saved to: /home/dev/.claude/out.txt\n</persisted-output>")),
 		f("Glob/Files", done(call("Glob", `{"pattern":"**/*_test.go","path":"/home/dev/proj/render"}`), "/home/dev/proj/render/a_test.go\n/home/dev/proj/render/b_test.go\n/home/dev/proj/render/c_test.go")),
 		f("Glob/Truncated", done(call("Glob", `{"pattern":"**/*.css"}`), "/home/dev/proj/a.css\n/home/dev/proj/b.css\n(Results are truncated. Consider using a more specific path or pattern.)")),
+		f("Glob/Many", done(call("Glob", `{"pattern":"render/**/*.go"}`), "/home/dev/proj/render/bottle.go\n/home/dev/proj/render/budget.go\n/home/dev/proj/render/digest/digest.go\n/home/dev/proj/render/digest/tools.go\n/home/dev/proj/render/digest/result.go\n/home/dev/proj/render/merge.go\n/home/dev/proj/render/pointer.go")),
 		f("Glob/None", done(call("Glob", `{"pattern":"docs/plans/*.md"}`), "No files found")),
 		f("LS/Dir", done(call("LS", `{"path":"/home/dev/proj/render"}`), "- /home/dev/proj/render/\n  - bottle.go\n")),
 

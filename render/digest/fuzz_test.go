@@ -22,8 +22,11 @@ func FuzzLine(f *testing.F) {
 			HasResult: hasResult, Result: result, IsError: isError, Structured: json.RawMessage(structured),
 		}
 		line := Line(c, cwd)
-		for _, got := range []string{line, Pending(c, cwd), Salient(c, cwd)} {
-			if err := checkDigest(got); err != nil {
+		if err := checkDigest(line, LineMax(name)); err != nil {
+			t.Fatalf("%v: %q", err, line)
+		}
+		for _, got := range []string{Pending(c, cwd), Salient(c, cwd)} {
+			if err := checkDigest(got, MaxRunes); err != nil {
 				t.Fatalf("%v: %q", err, got)
 			}
 		}

@@ -152,6 +152,15 @@ func TestResultRawFixtures(t *testing.T) {
 		"[Old tool result content cleared]", "Command running in background with ID: 1", "File unchanged since last read",
 		"The file contents are empty.", strings.Repeat(" ", 300) + "[Request interrupted by user", "No tasks found", "\n\n",
 		strings.Repeat("a/b.go\n", 40) + "Async agent launched", "x\\", "\\\\t\n\\t",
+		// Paths a reader could misread, or read past private text.
+		"a.go:1:x\n<private>\nb.go:2:y\n</private>\nc.go:3:z\n", strings.Repeat("d/a.go:1:x\n", 250) + "e.go:1:y\n",
+		"C:\\src\\a.go:1:x\nC:\\src\\b.go:2:\\y\n\"q\".go:3:z\n", "/p/a\n/p/b\n/p/c\n/p/d\n/p/e\n<private>/p/f</private>\n/p/g",
+		"/p/a\n<Private >\n/p/b\n", "x.go-1-a:2:b\nx.go:2:c\nx.go-3-d:4:e\ny.go:1:f\n", " /p/é \n\t/p/b\t\n\u00a0/p/c\n",
+		strings.Repeat("/p/x\n", 199) + "<private>\n/p/y", strings.Repeat("/p/x\n", 200) + "<private>\n/p/y",
+		"Exit code 1\n=== RUN T\n\tx_test.go:3: boom\nFAIL", "Exit code 2\n<private>\nerror: s\n</private>\nerror: t",
+		"Exit code 1\tx.go:1: a\nb", "Exit code 3\n\"error\" \\error\n\terror\n", "Exit code 1\n\traceback\nTraceback (most recent call last):",
+		"Exit code 1\n" + strings.Repeat("ok\n", 40) + "FAIL", "Exit code 1\n" + strings.Repeat("ok\n", 39) + "FAIL", "Exit code 1\n" + strings.Repeat("\n \n", 50) + "é: panic",
+		"Exit code 1\nlong " + strings.Repeat("x", 3000) + " error\n<private>", "Exit code 1\nx\n<PRIVATE>a.go:1: s\nb.go:2: t", "Exit code 2\r\n\u00a0err\u00a0\nCannot go",
 	} {
 		for _, name := range []string{"Grep", "Glob", "TaskList", "Read", "Bash", "Task", "Write"} {
 			for _, isError := range []bool{false, true} {
@@ -160,6 +169,17 @@ func TestResultRawFixtures(t *testing.T) {
 				sameWithRaw(t, c, cwd)
 			}
 		}
+	}
+}
+
+// TestResultRawCounts covers Grep's count mode, whose lines end in counts.
+func TestResultRawCounts(t *testing.T) {
+	for _, res := range []string{
+		"a.go:3\nb.go:9\n\nFound 12 total occurrences across 2 files.", "C:\\x\\a.go:3\n<private>b.go:1</private>\nc:d:2\n", "a.go:\nb:x\n:3\n",
+	} {
+		c := call("Grep", `{"pattern":"p","output_mode":"count"}`)
+		c.HasResult, c.Result = true, res
+		sameWithRaw(t, c, cwd)
 	}
 }
 

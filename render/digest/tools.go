@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+
+	"bottle/render/internal/jsonscan"
 
 	"bottle/render/privacy"
 )
@@ -14,6 +17,14 @@ import (
 type description struct {
 	salient string // the salient input, bounded to salientMax
 	success string // the outcome of a normal (not error, not interrupted) result
+	// seen stands for salient in a Line with a normal result: the input as
+	// the result shows it (the lines a Read returned).
+	seen string
+	// paths are the first distinct paths a normal result names (Grep,
+	// Glob), shown as showPath does, of total matched files.
+	paths  [maxPaths]string
+	npaths int
+	total  int
 }
 
 // describer reads one tool's call. ok reports whether c has a normal
@@ -95,7 +106,8 @@ func describeRead(c *Call, cwd string, ok bool) description {
 		Pages    string `json:"pages"`
 	}
 	decodeInput(c, &in)
-	sal := showPath(in.FilePath, cwd)
+	path := showPath(in.FilePath, cwd)
+	sal := path
 	const huge = 1 << 40
 	if in.Offset > 0 || in.Limit > 0 {
 		start := min(max(in.Offset, 1), huge)
@@ -104,32 +116,45 @@ func describeRead(c *Call, cwd string, ok bool) description {
 			sal += strconv.FormatInt(start+min(in.Limit, huge)-1, 10)
 		}
 	}
+	pages := ""
 	if p := clean(in.Pages, 20); p != "" {
-		sal += " pages " + p
+		pages = " pages " + p
 	}
-	d := description{salient: sal}
+	d := description{salient: sal + pages}
 	if ok {
-		d.success = readOutcome(c)
+		var nb numbering
+		d.success, nb = readOutcome(c)
+		if nb.n > 0 && path != "" {
+			// The lines the result holds, which the input's offset and
+			// limit only ask for (a file may end sooner).
+			first, last := canonicalNumber(nb.first), canonicalNumber(nb.last)
+			if first == last {
+				d.seen = path + ":" + first + pages
+			} else {
+				d.seen = path + ":" + first + "-" + last + pages
+			}
+		}
 	}
 	return d
 }
 
-// readOutcome counts the numbered lines of a Read result ("     12→…" or, in
-// newer releases, "12\t…"). Counts reveal no text, so they are taken from the
-// raw result: stripping first would let a "<private>" inside the file's own
-// source cut the count short.
-func readOutcome(c *Call) string {
+// readOutcome reads a Read result: the count of its numbered lines
+// ("     12→…" or, in newer releases, "12\t…") and their numbers, or a word
+// for a result without them. Counts and line numbers reveal no text, so
+// they are taken from the raw result: stripping first would let a
+// "<private>" inside the file's own source cut the count short.
+func readOutcome(c *Call) (string, numbering) {
 	switch {
 	case c.headHasPrefix(512, "File unchanged since last read"):
-		return "unchanged"
+		return "unchanged", numbering{}
 	case c.headContains(512, "contents are empty"):
-		return "empty file"
+		return "empty file", numbering{}
 	}
-	if n := c.countNumberedResult(); n > 0 {
-		return plural(n, "line")
+	if nb := c.numberedResult(); nb.n > 0 {
+		return plural(nb.n, "line"), nb
 	}
 	if c.headHasPrefix(512, "[image]") {
-		return "image"
+		return "image", numbering{}
 	}
 	if bytes.Contains(c.Structured, []byte(`"numLines"`)) {
 		var s struct {
@@ -139,30 +164,78 @@ func readOutcome(c *Call) string {
 		}
 		decode(c.Structured, &s)
 		if s.File.NumLines != nil {
-			return plural(*s.File.NumLines, "line")
+			return plural(*s.File.NumLines, "line"), numbering{}
 		}
 	}
-	return ""
+	return "", numbering{}
 }
 
-// countNumbered counts lines starting with optional spaces, digits, then
-// '→' or a tab.
-func countNumbered(s string) int {
-	n := 0
-	for s != "" {
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
+// numbering is what the numbered lines of a Read result tell: how many
+// there are and the numbers (their digits) of the first and the last.
+type numbering struct {
+	n           int
+	first, last string
+}
+
+func (nb *numbering) add(digits string) {
+	if nb.n == 0 {
+		nb.first = digits
+	}
+	nb.last = digits
+	nb.n++
+}
+
+// canonicalNumber is a line number's digits without leading zeros.
+func canonicalNumber(digits string) string {
+	if d := strings.TrimLeft(digits, "0"); d != "" {
+		return d
+	}
+	return "0"
+}
+
+// lineNumber reads a numbered line of a Read result: optional spaces,
+// digits, then '→' or a tab. It returns the digits.
+func lineNumber(line string) (string, bool) {
+	line = strings.TrimLeft(line, " ")
+	i := 0
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	d := line[:i]
+	if d == "" || !strings.HasPrefix(line[len(d):], "→") && !strings.HasPrefix(line[len(d):], "\t") {
+		return "", false
+	}
+	return d, true
+}
+
+// numberedLines reads the numbered lines of s: it counts them, then looks
+// for the first and the last from either end.
+func numberedLines(s string) numbering {
+	var nb numbering
+	for rest := s; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
 		} else {
-			s = ""
+			rest = ""
 		}
-		line = strings.TrimLeft(line, " ")
-		d := len(leadingDigits(line))
-		if d > 0 && (strings.HasPrefix(line[d:], "→") || strings.HasPrefix(line[d:], "\t")) {
-			n++
+		if _, ok := lineNumber(line); ok {
+			nb.n++
 		}
 	}
-	return n
+	if nb.n == 0 {
+		return nb
+	}
+	for rest, more := s, true; nb.first == "" && more; {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
+		nb.first, _ = lineNumber(line)
+	}
+	for rest, i := s, len(s); nb.last == "" && i >= 0; rest = rest[:max(i, 0)] {
+		i = strings.LastIndexByte(rest, '\n')
+		nb.last, _ = lineNumber(rest[i+1:])
+	}
+	return nb
 }
 
 func describeWrite(c *Call, cwd string, ok bool) description {
@@ -285,12 +358,9 @@ func describeBash(c *Call, cwd string, ok bool) description {
 // "cd <cwd> && ", and " …" when more lines follow.
 func command(cmd, cwd string) string {
 	cmd = strings.TrimSpace(privacy.Strip(cmd))
-	if dir := strings.TrimRight(cwd, `/\`); dir != "" {
-		for _, q := range [...]string{dir, `"` + dir + `"`, "'" + dir + "'"} {
-			if rest, ok := strings.CutPrefix(cmd, "cd "+q+" && "); ok {
-				cmd = strings.TrimSpace(rest)
-				break
-			}
+	if dir := trimSeparators(cwd); dir != "" {
+		if rest, ok := cutCd(cmd, dir); ok {
+			cmd = strings.TrimSpace(rest)
 		}
 	}
 	line, rest, _ := strings.Cut(cmd, "\n")
@@ -299,6 +369,27 @@ func command(cmd, cwd string) string {
 		s = bound(s, salientMax-2) + " …"
 	}
 	return s
+}
+
+// cutCd cuts a leading "cd <dir> && " from cmd, dir bare or quoted.
+func cutCd(cmd, dir string) (string, bool) {
+	rest, ok := strings.CutPrefix(cmd, "cd ")
+	if !ok {
+		return cmd, false
+	}
+	for _, q := range [...]string{"", `"`, "'"} {
+		r, ok := strings.CutPrefix(rest, q)
+		if !ok {
+			continue
+		}
+		if r, ok = strings.CutPrefix(r, dir); !ok {
+			continue
+		}
+		if r, ok = strings.CutPrefix(r, q+" && "); ok {
+			return r, true
+		}
+	}
+	return cmd, false
 }
 
 func bashOutcome(c *Call) string {
@@ -396,7 +487,7 @@ func describeGrep(c *Call, cwd string, ok bool) description {
 	d := description{salient: strings.TrimSpace(sal)}
 	if ok {
 		context := nonZero(in.A) || nonZero(in.B) || nonZero(in.C) || nonZero(in.Context)
-		d.success = grepOutcome(c, in.OutputMode, context)
+		grepOutcome(c, cwd, in.OutputMode, context, &d)
 	}
 	return d
 }
@@ -406,36 +497,167 @@ func nonZero(raw json.RawMessage) bool {
 	return s != "" && s != "0" && s != "null" && s != "false"
 }
 
-func grepOutcome(c *Call, mode string, context bool) string {
+// grepOutcome reads a Grep result into d: the count its mode gives and the
+// first matched paths.
+func grepOutcome(c *Call, cwd, mode string, context bool, d *description) {
 	switch {
 	case c.headHasPrefix(512, "<persisted-output>"):
-		return persistedCount(c)
+		d.success = persistedCount(c)
+		return
 	case c.headHasPrefix(512, "No matches found"), c.headHasPrefix(512, "No files found"):
-		return "no matches"
+		d.success = "no matches"
+		return
 	}
 	switch mode {
 	case "content":
-		n := 0
-		c.forResultLines(func(line string) {
-			if line != "--" && !strings.HasPrefix(line, "[Showing results") {
-				n++
+		// ripgrep prints a file's lines together, so a file is a run of
+		// match lines with one path.
+		n, files, prev := 0, 0, ""
+		c.forResultLines(func(line string, raw bool) {
+			if line == "--" || strings.HasPrefix(line, "[Showing results") {
+				return
+			}
+			n++
+			if len(line) > len(prev) && line[len(prev)] == ':' && prev != "" && strings.HasPrefix(line, prev) {
+				return // a line of the same file, as matchPath would find
+			}
+			if p, ok := matchPath(line, prev, raw); ok && p != prev {
+				files++
+				prev = p
 			}
 		})
+		noun := "matching line"
 		if context {
-			return plural(n, "line")
+			noun = "line"
 		}
-		return plural(n, "matching line")
+		if files > 0 {
+			d.success = plural(n, noun) + " in " + plural(files, "file")
+			d.total = files
+			d.firstPaths(c, cwd, matchPath)
+		} else {
+			d.success = plural(n, noun)
+		}
 	case "count":
 		// "Found 12 total occurrences across 3 files." closes the result.
 		res := c.result()
 		tail := res[max(0, len(res)-256):]
 		if i := strings.LastIndex(tail, "Found "); i >= 0 {
-			return found(tail[i:])
+			d.success = found(tail[i:])
 		}
-		return ""
+		c.forResultLines(func(line string, raw bool) {
+			if _, ok := countPath(line, "", raw); ok {
+				d.total++
+			}
+		})
+		d.firstPaths(c, cwd, countPath)
 	default: // files_with_matches
-		return found(head(c))
+		d.success = found(head(c))
+		if n := leadingDigits(d.success); n != "" {
+			d.total, _ = strconv.Atoi(n)
+			d.firstPaths(c, cwd, filePath)
+		}
 	}
+}
+
+// matchPath is the path of a content-mode match line "path:12:text", raw
+// when the line is still JSON-escaped. Context lines ("path-12-text"),
+// separators and the lines of a search in one file ("12:text", no path)
+// have none; prev, the path of the match line before, tells a context line
+// whose text holds ":12:" ("path-11-a:12:b"). A path with a blank in it
+// is not told from text, and is not read.
+func matchPath(line, prev string, raw bool) (string, bool) {
+	from := 0
+	if len(line) > 2 && line[1] == ':' && (line[2] == '/' || line[2] == '\\') && isAlnum(line[0]) {
+		from = 2 // a drive letter
+	}
+	i := strings.IndexByte(line[from:], ':')
+	if i <= 0 {
+		return "", false
+	}
+	i += from
+	rest := line[i+1:]
+	n := leadingDigits(rest)
+	if n == "" || !strings.HasPrefix(rest[len(n):], ":") {
+		return "", false
+	}
+	p := line[:i]
+	if leadingDigits(p) == p {
+		return "", false // a line number, in a search of one file
+	}
+	if raw && strings.IndexByte(p, '\\') < 0 {
+		// Still escaped, a tab would show as "\t".
+		if strings.IndexByte(p, ' ') >= 0 {
+			return "", false
+		}
+	} else if p = unescaped(p, raw); strings.IndexByte(p, ' ') >= 0 || strings.IndexByte(p, '\t') >= 0 {
+		return "", false
+	}
+	if prev != "" && len(p) > len(prev) && p[len(prev)] == '-' && strings.HasPrefix(p, prev) {
+		rest := p[len(prev)+1:]
+		if n := leadingDigits(rest); n != "" && strings.HasPrefix(rest[len(n):], "-") {
+			return "", false
+		}
+	}
+	return p, true
+}
+
+// countPath is the path of a count-mode line "path:12", raw when the line
+// is still JSON-escaped.
+func countPath(line, _ string, raw bool) (string, bool) {
+	i := strings.LastIndexByte(line, ':')
+	if i <= 0 || i == len(line)-1 || leadingDigits(line[i+1:]) != line[i+1:] {
+		return "", false
+	}
+	return unescaped(line[:i], raw), true
+}
+
+// filePath is the path of a files_with_matches or Glob line, raw when the
+// line is still JSON-escaped: any line but the "Found N files" header and
+// notes.
+func filePath(line, _ string, raw bool) (string, bool) {
+	if strings.HasPrefix(line, "Found ") || strings.HasPrefix(line, "[Showing results") ||
+		strings.HasPrefix(line, "(Results are truncated") {
+		return "", false
+	}
+	return unescaped(line, raw), true
+}
+
+// unescaped is s decoded when raw and holding an escape.
+func unescaped(s string, raw bool) string {
+	if raw && strings.IndexByte(s, '\\') >= 0 {
+		return jsonscan.Decode([]byte(s))
+	}
+	return s
+}
+
+// pathLines bounds the lines of a result read for the paths it names.
+const pathLines = 200
+
+// firstPaths fills d.paths with the first distinct paths parse finds in
+// the first pathLines lines of c's result, at most d.total, read as
+// scanLines reads them (stripped of private text: a path's line may sit
+// inside a private block). parse is handed the path of the line before
+// that had one.
+func (d *description) firstPaths(c *Call, cwd string, parse func(line, prev string, raw bool) (string, bool)) {
+	want := min(d.total, maxPaths)
+	d.npaths = 0
+	if want == 0 {
+		return
+	}
+	prev := ""
+	reset := func() { d.npaths, prev = 0, "" }
+	c.scanLines(pathLines, reset, func(line string, raw bool) bool {
+		p, ok := parse(line, prev, raw)
+		if !ok {
+			return false
+		}
+		prev = p
+		if s := showPath(p, cwd); s != "" && !slices.Contains(d.paths[:d.npaths], s) {
+			d.paths[d.npaths] = s
+			d.npaths++
+		}
+		return d.npaths == want
+	})
 }
 
 // found reads a tool's own summary line "Found 16 files" or "Found 7
@@ -485,7 +707,7 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 			d.success = persistedCount(c)
 		default:
 			n, truncated := 0, false
-			c.forResultLines(func(line string) {
+			c.forResultLines(func(line string, _ bool) {
 				if strings.HasPrefix(line, "(Results are truncated") {
 					truncated = true
 				} else {
@@ -496,6 +718,8 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 			if truncated {
 				d.success += ", truncated"
 			}
+			d.total = n
+			d.firstPaths(c, cwd, filePath)
 		}
 	}
 	return d
@@ -623,7 +847,7 @@ func describeTaskList(c *Call, _ string, ok bool) description {
 			d.success = "no tasks"
 		} else {
 			n := 0
-			c.forResultLines(func(line string) {
+			c.forResultLines(func(line string, _ bool) {
 				if strings.HasPrefix(line, "#") {
 					n++
 				}
@@ -867,24 +1091,28 @@ func showPath(p, cwd string) string {
 // rel makes p relative to cwd when p is cwd or inside it. Either may use
 // '/' or '\' separators; a cwd with a drive letter compares case-insensitively.
 func rel(p, cwd string) string {
-	dir := strings.TrimRight(cwd, `/\`)
+	dir := trimSeparators(cwd)
 	if dir == "" || len(p) < len(dir) {
 		return p
 	}
-	windows := len(dir) >= 2 && dir[1] == ':'
-	for i := 0; i < len(dir); i++ {
-		a, b := p[i], dir[i]
-		if a == '\\' {
-			a = '/'
-		}
-		if b == '\\' {
-			b = '/'
-		}
-		if windows {
-			a, b = lowerASCII(a), lowerASCII(b)
-		}
-		if a != b {
-			return p
+	// Most paths spell cwd as cwd does; others may differ in separators
+	// and, with a drive letter, in case.
+	if !strings.HasPrefix(p, dir) {
+		windows := len(dir) >= 2 && dir[1] == ':'
+		for i := 0; i < len(dir); i++ {
+			a, b := p[i], dir[i]
+			if a == '\\' {
+				a = '/'
+			}
+			if b == '\\' {
+				b = '/'
+			}
+			if windows {
+				a, b = lowerASCII(a), lowerASCII(b)
+			}
+			if a != b {
+				return p
+			}
 		}
 	}
 	rest := p[len(dir):]
@@ -895,6 +1123,14 @@ func rel(p, cwd string) string {
 		return "."
 	}
 	return rest
+}
+
+// trimSeparators is dir without its trailing slashes and backslashes.
+func trimSeparators(dir string) string {
+	for dir != "" && (dir[len(dir)-1] == '/' || dir[len(dir)-1] == '\\') {
+		dir = dir[:len(dir)-1]
+	}
+	return dir
 }
 
 func lowerASCII(c byte) byte {

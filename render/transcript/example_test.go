@@ -35,6 +35,6 @@ this line is not JSON
 	// Output:
 	// session s1 prompts 1 malformed lines 1
 	// prompt: Count the Go files.
-	// tool: Glob: **/*.go — 2 files
+	// tool: Glob: **/*.go — 2 files: a.go, b.go
 	// reply: Two.
 }
