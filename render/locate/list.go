@@ -43,7 +43,9 @@ type Listing struct {
 // database lists transcripts only; an unreadable one is reported in notes.
 func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listing, notes []string, err error) {
 	byID := map[string]*Listing{}
-	noEntryTime := map[string]bool{} // transcripts whose tail holds no timestamp
+	// The parts of each session's last activity, put together at the end.
+	type times struct{ entry, stored, modified time.Time }
+	when := map[string]*times{}
 	var dirs []string
 	if projectDir != "" {
 		dirs = ProjectDirs(env, projectDir)
@@ -63,17 +65,16 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
+			entry, _ := transcript.LastEntryTime(r.Transcript) // zero when unreadable or without a timestamp
+			tm := &times{entry: entry.UTC(), modified: r.Modified.UTC()}
 			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir),
-				LastActivity: LastActivity(r.Transcript, time.Time{})}
-			if last, err := transcript.LastEntryTime(r.Transcript); err != nil || last.IsZero() {
-				noEntryTime[r.Transcript] = true // the database may know better than the file's time
-			}
+				LastActivity: LastActivity(tm.entry, time.Time{}, tm.modified)}
 			if fi, err := os.Stat(r.Transcript); err == nil {
 				l.TranscriptBytes = fi.Size()
 			}
 			l.FirstPrompt = firstPromptOf(ctx, r.Transcript)
 			if prev, ok := byID[r.ID]; !ok || l.LastActivity.After(prev.LastActivity) {
-				byID[r.ID] = l
+				byID[r.ID], when[r.ID] = l, tm
 			}
 		}
 	}
@@ -105,17 +106,17 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 					if s.Prompts == 0 && s.Observations == 0 {
 						continue // nothing to render
 					}
-					l = &Listing{ID: s.ContentSessionID, Mode: "reconstructed", Project: s.Project, LastActivity: s.LastActivity}
-					byID[s.ContentSessionID] = l
+					l = &Listing{ID: s.ContentSessionID, Mode: "reconstructed", Project: s.Project}
+					byID[s.ContentSessionID], when[s.ContentSessionID] = l, &times{}
 				}
 				l.Stored = true
 				l.Prompts, l.Observations, l.Summaries = s.Prompts, s.Observations, s.Summaries
 				if l.FirstPrompt == "" {
 					l.FirstPrompt = shownLine(s.FirstPrompt, 100)
 				}
-				if (l.TranscriptPath == "" || noEntryTime[l.TranscriptPath]) && !s.LastActivity.IsZero() {
-					l.LastActivity = s.LastActivity
-				}
+				tm := when[s.ContentSessionID]
+				tm.stored = s.LastActivity
+				l.LastActivity = LastActivity(tm.entry, tm.stored, tm.modified)
 			}
 		}
 	}
@@ -161,22 +162,15 @@ func shownLine(s string, max int) string {
 
 // LastActivity is a session's last activity, as listings and the bottle
 // show it: the timestamp of its transcript's last entry (see
-// transcript.LastEntryTime), else stored, the time of its newest record in
-// claude-mem's database; when neither is known, the transcript file's
-// modification time.
-func LastActivity(transcriptPath string, stored time.Time) time.Time {
-	if transcriptPath != "" {
-		if t, err := transcript.LastEntryTime(transcriptPath); err == nil && !t.IsZero() {
-			return t.UTC()
-		}
-	}
-	if !stored.IsZero() {
+// transcript.LastEntryTime), else the time of its newest record in
+// claude-mem's database, else the transcript file's modification time;
+// zero when none is known.
+func LastActivity(entry, stored, modified time.Time) time.Time {
+	switch {
+	case !entry.IsZero():
+		return entry
+	case !stored.IsZero():
 		return stored
 	}
-	if transcriptPath != "" {
-		if fi, err := os.Stat(transcriptPath); err == nil {
-			return fi.ModTime().UTC()
-		}
-	}
-	return time.Time{}
+	return modified
 }
