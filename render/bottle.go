@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"bottle/render/digest"
+
 	"bottle/render/transcript"
 )
 
@@ -176,12 +178,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 // IDE: <path>" or "selected in the IDE: <path>:<lines>", the path relative
 // to the project when it lies inside it.
 func ideItem(c transcript.IDEContext, cwd string, at time.Time) Item {
-	path := oneLine(c.Path, 300)
-	if cwd != "" {
-		if rel, ok := strings.CutPrefix(path, strings.TrimSuffix(cwd, "/")+"/"); ok && rel != "" {
-			path = rel
-		}
-	}
+	path := digest.Rel(oneLine(c.Path, 300), cwd)
 	if c.Selected {
 		if lines := oneLine(c.Lines, 40); lines != "" {
 			path += ":" + lines

@@ -22,7 +22,7 @@ import (
 // non-test files), as the package docs and the README's architecture map
 // say. A new package needs an entry: its place in the layout is a decision.
 var moduleImports = map[string][]string{
-	"render":                   {"render/claudemem", "render/locate", "render/privacy", "render/transcript"},
+	"render":                   {"render/claudemem", "render/digest", "render/locate", "render/privacy", "render/transcript"},
 	"render/bottles":           {"render/locate", "internal/atomicfile"},
 	"render/claudemem":         {},
 	"render/claudemem/memtest": {},

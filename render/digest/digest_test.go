@@ -294,8 +294,8 @@ func TestRel(t *testing.T) {
 		{"/Home/dev/proj/a.go", "/home/dev/proj", "/Home/dev/proj/a.go"},
 	}
 	for _, tt := range tests {
-		if got := rel(tt.p, tt.cwd); got != tt.want {
-			t.Errorf("rel(%q, %q) = %q, want %q", tt.p, tt.cwd, got, tt.want)
+		if got := Rel(tt.p, tt.cwd); got != tt.want {
+			t.Errorf("Rel(%q, %q) = %q, want %q", tt.p, tt.cwd, got, tt.want)
 		}
 	}
 }

@@ -1084,13 +1084,14 @@ func describeGeneric(c *Call, cwd string, _ bool) description {
 // showPath is a path for display: stripped, relative to cwd when inside it,
 // and cut from the left when long so the file name stays.
 func showPath(p, cwd string) string {
-	p = rel(privacy.Strip(p), cwd)
+	p = Rel(privacy.Strip(p), cwd)
 	return boundTail(flatten(prefix(p, 4096)), pathMax)
 }
 
-// rel makes p relative to cwd when p is cwd or inside it. Either may use
-// '/' or '\' separators; a cwd with a drive letter compares case-insensitively.
-func rel(p, cwd string) string {
+// Rel makes p relative to cwd when p is cwd or inside it, as digests show
+// paths. Either may use '/' or '\' separators; a cwd with a drive letter
+// compares case-insensitively.
+func Rel(p, cwd string) string {
 	dir := trimSeparators(cwd)
 	if dir == "" || len(p) < len(dir) {
 		return p
