@@ -11,11 +11,11 @@ import (
 	"bottle/internal/corpustest"
 )
 
-// Benchmarks of the transcript reader and the renderer. Inputs: synthetic
-// transcripts from internal/gentranscript (the corpus mix of line types and
-// sizes) and, when ../shared/corpus exists, its largest transcript.
+// Benchmarks of the transcript reader (the renderer's are in package
+// render). Inputs: synthetic transcripts from internal/gentranscript and,
+// when the corpus exists, its largest transcript.
 //
-//	go test ./render -run '^$' -bench . -benchmem
+//	go test ./render/transcript -run '^$' -bench . -benchmem
 
 // genTranscript returns a synthetic transcript of about n bytes.
 func genTranscript(tb testing.TB, n int64) []byte {
