@@ -29,8 +29,11 @@ type Bottle struct {
 	// LastActive is the session's last activity (Result.LastActivity),
 	// shown in the header; zero when unknown.
 	LastActive time.Time
-	Mode       Mode
-	Notes      []string // shown under "## Notes" (e.g. observations unavailable)
+	// State holds the lines of the working state (SPEC §3.8), shown after
+	// the header and never folded; none in reconstructed mode.
+	State []string
+	Mode  Mode
+	Notes []string // shown under "## Notes" (e.g. observations unavailable)
 	// Preamble holds what happened before the first genuine prompt (a slash
 	// command that opened the session, its tool activity and replies). Its
 	// Prompt is always empty.
@@ -98,8 +101,12 @@ type Item struct {
 	// keeps of the call. It is empty for other kinds.
 	Call string
 	Time time.Time
-	// short: the budget shortened this line (the full text is one expand away).
-	short bool
+	// short: how far the budget shortened this line (0: not at all; the
+	// full text is one expand away).
+	short shortLevel
+	// joined: the line is shortened to the same text as the line before it
+	// in its turn and merged into it (writeItems).
+	joined bool
 }
 
 // Summary is a claude-mem session summary (generated, never verbatim).
@@ -234,8 +241,42 @@ func stamp(t time.Time, loc *time.Location) string {
 // is (digest.MaxPathListRunes, a Grep or Glob naming its paths).
 const toolLineMax = 240
 
-// writeItem writes one *What happened:* line and its newline. It is the
-// only writer of these lines: the budget measures a line by writing it.
+// writeItems writes a turn's *What happened:* lines: one per item, but a
+// shortened tool line with the lines joined to it as one, their ids as a
+// range and the count: "- [#t8–#t10] Edit: main.go ×3".
+func writeItems(w *bytes.Buffer, items []Item, tf *timeFmt) {
+	for i := 0; i < len(items); {
+		j := i + 1
+		for j < len(items) && items[j].joined {
+			j++
+		}
+		if j == i+1 {
+			writeItem(w, &items[i], tf)
+		} else {
+			writeRun(w, items[i:j])
+		}
+		i = j
+	}
+}
+
+// writeRun writes shortened tool lines of one text as one line.
+func writeRun(w *bytes.Buffer, run []Item) {
+	ids := make([]string, len(run))
+	for i := range run {
+		ids[i] = run[i].ID
+	}
+	w.WriteString("- [")
+	w.WriteString(idRanges(ids))
+	w.WriteString("] ")
+	w.WriteString(shortDigest(run[0].Text, run[0].short))
+	w.WriteString(" ×")
+	w.WriteString(strconv.Itoa(len(run)))
+	w.WriteByte('\n')
+}
+
+// writeItem writes one *What happened:* line and its newline. With
+// writeRun it is the only writer of these lines: the budget measures a line
+// by writing it.
 func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 	const max = 200
 	switch it.Kind {
@@ -243,8 +284,8 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		w.WriteString("- [#")
 		w.WriteString(it.ID)
 		w.WriteString("] ")
-		if it.short {
-			w.WriteString(shortDigest(it.Text))
+		if it.short > 0 {
+			w.WriteString(shortDigest(it.Text, it.short))
 		} else {
 			w.WriteString(oneLine(it.Text, toolLineMax))
 		}

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -289,9 +290,7 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 	if t.fold >= foldAll {
 		writeFoldedItems(w, t.Happened)
 	} else {
-		for i := range t.Happened {
-			writeItem(w, &t.Happened[i], tf)
-		}
+		writeItems(w, t.Happened, tf)
 	}
 	if mode == ModeReconstructed {
 		for _, s := range t.Summaries {
@@ -305,8 +304,43 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 // writeFoldedReply writes a turn's reply as its folded line, if it has one.
 func writeFoldedReply(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 	if len(t.Reply) > 0 {
-		w.WriteString("- [#a" + strconv.Itoa(t.N) + "] Assistant (" + tf.format(t.replyTime()) + "): " + oneLine(strings.Join(t.Reply, " "), foldChars) + "\n")
+		text := oneLine(strings.Join(t.Reply, " "), foldChars)
+		w.WriteString("- [#a" + strconv.Itoa(t.N) + "] Assistant (" + tf.format(t.replyTime()) + "): " + text + codeSpans(t.Reply, text) + "\n")
 	}
+}
+
+// foldedSpanRunes bounds the code spans a folded reply keeps.
+const foldedSpanRunes = 160
+
+// codeSpan matches a backtick pair and what lies between on one line.
+var codeSpan = regexp.MustCompile("`[^`\n]{2,80}`")
+
+// codeSpans lists the distinct code spans of a folded reply that its shown
+// text does not hold, " · `a` `b`", within foldedSpanRunes: the names and
+// commands the reply was about outlive its words.
+func codeSpans(reply []string, shown string) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	used := 0
+	for _, r := range reply {
+		for _, m := range codeSpan.FindAllString(r, -1) {
+			m = oneLine(m, 82)
+			if seen[m] || strings.Contains(shown, m) {
+				continue
+			}
+			seen[m] = true
+			n := utf8.RuneCountInString(m) + 1
+			if used+n > foldedSpanRunes {
+				break
+			}
+			if used == 0 {
+				b.WriteString(" ·")
+			}
+			b.WriteString(" " + m)
+			used += n
+		}
+	}
+	return b.String()
 }
 
 // userText is everything the user wrote in a turn: the prompt, then text
@@ -468,12 +502,32 @@ func idRanges(ids []string) string {
 // never shortens.
 const keepFullDigests = 8
 
+// shortLevel is how far the ratio rule shortened a digest line.
+type shortLevel int8
+
+// The levels, mildest first: a command (or any salient part that is not a
+// path) keeps its first shortRunes runes, enough for the command a later
+// step may run again, and at the last level shorterRunes.
+const (
+	shortened shortLevel = 1 + iota
+	shortest
+)
+
+const (
+	shortRunes     = 40
+	shorterRunes   = 28
+	shortPathRunes = 60
+)
+
 // shortenDigests keeps tool digests from outweighing the conversation they
 // replace: while the bottle (size bytes) is over a tenth of the conversation
 // (or, when the verbatim text alone is more, over 125 % of that text), the
 // oldest digest lines are shortened — tool, a short salient part and the
-// outcome. Verbatim text is never touched here; every id still expands. It
-// reports whether it shortened any.
+// outcome (a plain "ok" left out) — and when every one of them is and the
+// bottle is still over, they are shortened once more, oldest first, if that
+// meets the target (when it cannot, the budget alone bounds the bottle).
+// Verbatim text is never touched here; every id still expands. It reports
+// whether it shortened any.
 func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	if b.ConvTokens == 0 {
 		return false
@@ -482,11 +536,13 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	if EstimateTokens(size) <= target {
 		return false
 	}
-	var items []*Item
+	// The tool lines in order, each as its turn's activity from that line
+	// on, so that a line can look at the one before it.
+	var items [][]Item
 	collect := func(t *Turn) {
-		for i := range t.Happened {
-			if t.Happened[i].Kind == ItemTool {
-				items = append(items, &t.Happened[i])
+		for k := range t.Happened {
+			if t.Happened[k].Kind == ItemTool {
+				items = append(items, t.Happened[k:])
 			}
 		}
 	}
@@ -497,44 +553,121 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	// A line is measured by writing it, so the measure is the line.
 	tf := newTimeFmt(b, loc)
 	var line bytes.Buffer
-	lineLen := func(it *Item) int {
+	runLen := func(run []Item) int {
 		line.Reset()
-		writeItem(&line, it, tf)
+		writeItems(&line, run, tf)
 		return line.Len()
 	}
-	shortened := false
-	for i := 0; i+keepFullDigests < len(items) && EstimateTokens(size) > target; i++ {
-		it := items[i]
-		full := lineLen(it)
-		it.short = true
-		size -= full - lineLen(it)
-		shortened = true
+	n := max(len(items)-keepFullDigests, 0)
+	changed := false
+	// Oldest first, each line shortened joins the line before it when that
+	// is shortened to the same text (run is the line's run so far).
+	var run []Item
+	for i := 0; i < n && EstimateTokens(size) > target; i++ {
+		it := &items[i][0]
+		before := runLen(items[i][:1])
+		it.short = shortened
+		changed = true
+		if len(run) > 0 && &run[len(run)-1] == &items[i-1][0] && len(items[i-1]) > 1 && &items[i-1][1] == it &&
+			shortDigest(run[0].Text, shortened) == shortDigest(it.Text, shortened) {
+			before += runLen(run)
+			it.joined = true
+			run = run[:len(run)+1]
+			size -= before - runLen(run)
+			continue
+		}
+		run = items[i][:1]
+		size -= before - runLen(run)
 	}
-	return shortened
+	if EstimateTokens(size) <= target {
+		return changed
+	}
+	// The shortest forms cut a command below what a later step can reuse,
+	// so they go first to runs whose command or path a later line shows
+	// again (the later line keeps it), and only then to the others, oldest
+	// first each time.
+	lastSeen := make(map[string]int, len(items))
+	for i := range items {
+		lastSeen[shortKey(items[i][0].Text)] = i
+	}
+	// pass shortens the runs it accepts, oldest first, while the bottle is
+	// over the target, or all of them (dry: measured, then put back); it
+	// returns the size.
+	pass := func(accept func(i, k int) bool, dry bool) int {
+		size := size
+		for i := 0; i < n && (dry || EstimateTokens(size) > target); i++ {
+			if items[i][0].joined || items[i][0].short == shortest {
+				continue
+			}
+			k := 1
+			for k < len(items[i]) && items[i][k].joined {
+				k++
+			}
+			r := items[i][:k]
+			if !accept(i, k) {
+				continue
+			}
+			before := runLen(r)
+			for k := range r {
+				r[k].short = shortest
+			}
+			size -= before - runLen(r)
+			if dry {
+				for k := range r {
+					r[k].short = shortened
+				}
+			}
+		}
+		return size
+	}
+	size = pass(func(i, k int) bool { return lastSeen[shortKey(items[i][0].Text)] >= i+k }, false)
+	// The others lose what no other line shows: only where that meets the
+	// target (when it cannot, the budget alone bounds the bottle).
+	all := func(int, int) bool { return true }
+	if EstimateTokens(size) > target && EstimateTokens(pass(all, true)) <= target {
+		pass(all, false)
+	}
+	return changed
 }
 
-// shortDigest shortens a digest "<Tool>: <salient> — <outcome>": a path
-// keeps its last element, anything else its first 28 characters; a Read's
-// range from line 1 goes (the count tells it), and so does the detail after
-// an exit code or a count (a failed command's line, the paths a search
-// matched).
-func shortDigest(d string) string {
+// shortDigest shortens a digest "<Tool>: <salient> — <outcome>" to level: a
+// path keeps its last element, anything else its first shortRunes
+// characters (shorterRunes at the shortest level); a Read's range from line
+// 1 goes (the count tells it), and so does the detail after an exit code or
+// a count (a failed command's line, the paths a search matched), and a
+// plain "ok" (a shortened line says only what went wrong).
+func shortDigest(d string, level shortLevel) string {
+	head, outcome := shortParts(d, level)
+	return head + outcome
+}
+
+// shortParts is a shortened digest in two: "<Tool>: <salient>" and the
+// outcome (" — exit 1", or "").
+func shortParts(d string, level shortLevel) (head, outcome string) {
 	d = oneLine(d, toolLineMax)
 	tool, rest, ok := strings.Cut(d, ": ")
 	if !ok {
-		return oneLine(d, 48)
+		return oneLine(d, 48), ""
 	}
-	salient, outcome := rest, ""
+	salient := rest
 	if i := strings.LastIndex(rest, " — "); i >= 0 {
 		salient, outcome = rest[:i], rest[i:]
 	}
 	if !strings.ContainsAny(salient, " \t") && strings.Contains(salient, "/") {
-		salient = salient[strings.LastIndex(salient, "/")+1:]
+		salient = shortPath(salient, level)
+	} else if level >= shortest {
+		salient = oneLine(salient, shorterRunes)
 	} else {
-		salient = oneLine(salient, 28)
+		salient = oneLine(salient, shortRunes+1)
 	}
 	if tool == "Read" {
 		salient = cutFirstLines(salient)
+		if rangeCounted(salient, outcome) {
+			outcome = ""
+		}
+	}
+	if outcome == " — ok" {
+		outcome = ""
 	}
 	if outcome != "" {
 		if head, _, ok := strings.Cut(outcome, ": "); ok && startsWithCount(head) {
@@ -542,7 +675,60 @@ func shortDigest(d string) string {
 		}
 		outcome = " " + oneLine(outcome, 32)
 	}
-	return tool + ": " + salient + outcome
+	return tool + ": " + salient, outcome
+}
+
+// shortKey is what the shortest form of a digest cuts: its path (without
+// a Read's range), whoever's call, or its tool and the salient part of its
+// shortened form.
+func shortKey(d string) string {
+	head, _ := shortParts(d, shortened)
+	tool, salient, _ := strings.Cut(head, ": ")
+	if strings.ContainsAny(salient, " \t") || !strings.Contains(salient, "/") {
+		return head
+	}
+	if i := strings.LastIndexByte(salient, ':'); i >= 0 && tool == "Read" {
+		salient = salient[:i]
+	}
+	return "path " + salient
+}
+
+// shortPath shortens a path: to its last shortPathRunes runes from a
+// separator on, "…/" before them, and at the shortest level to its last
+// element.
+func shortPath(p string, level shortLevel) string {
+	if level >= shortest || utf8.RuneCountInString(p) <= shortPathRunes {
+		if level >= shortest {
+			p = p[strings.LastIndex(p, "/")+1:]
+		}
+		return p
+	}
+	n := utf8.RuneCountInString(p)
+	for i, c := range p {
+		if c == '/' && n <= shortPathRunes {
+			return "…" + p[i:]
+		}
+		n--
+	}
+	return p[strings.LastIndex(p, "/")+1:]
+}
+
+// rangeCounted reports whether a Read's outcome " — N lines" only counts
+// the lines of the range its path ends with (":a-b", N = b-a+1).
+func rangeCounted(path, outcome string) bool {
+	n, ok := strings.CutSuffix(strings.TrimPrefix(outcome, " — "), " lines")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(path, ':')
+	from, to, ok := strings.Cut(path[i+1:], "-")
+	if i < 0 || !ok {
+		return false
+	}
+	a, errA := strconv.Atoi(from)
+	b, errB := strconv.Atoi(to)
+	c, errC := strconv.Atoi(n)
+	return errA == nil && errB == nil && errC == nil && c == b-a+1
 }
 
 // cutFirstLines removes a range from the first line, ":1-N" or ":1", from

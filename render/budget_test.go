@@ -46,7 +46,7 @@ func TestMeasurer(t *testing.T) {
 		}
 		for i := range b.Turns {
 			for k := range b.Turns[i].Happened {
-				b.Turns[i].Happened[k].short = true
+				b.Turns[i].Happened[k].short = shortened
 			}
 		}
 		m = newMeasurer(b, loc)
@@ -167,21 +167,37 @@ func TestRepliesFoldFirst(t *testing.T) {
 }
 
 func TestShortDigest(t *testing.T) {
-	tests := []struct{ digest, want string }{
-		{"Read: render/bottle.go:1-212 — 212 lines", "Read: bottle.go — 212 lines"},
-		{"Read: render/bottle.go:120-180 — 61 lines", "Read: bottle.go:120-180 — 61 lines"},
-		{"Read: README.md:1 — 1 line", "Read: README.md — 1 line"},
-		{"Read: a.go:14 — 1 line", "Read: a.go:14 — 1 line"},
-		{"Bash: go test ./... — exit 1: a_test.go:9: got 2", "Bash: go test ./... — exit 1"},
-		{`Grep: "TODO" — 9 files: a.go, b.go, +7 more`, `Grep: "TODO" — 9 files`},
-		{"Glob: **/*.go — 3 files, truncated: a.go, b.go, c.go", "Glob: *.go — 3 files, truncated"},
-		{"Read: render/x.go — error: File does not exist.", "Read: x.go — error: File does not exist."},
-		{"EnterPlanMode", "EnterPlanMode"},
-		{"Bash: echo a:1 — ok", "Bash: echo a:1 — ok"},
+	tests := []struct {
+		digest string
+		level  shortLevel
+		want   string
+	}{
+		{"Read: render/bottle.go:1-212 — 212 lines", shortened, "Read: render/bottle.go — 212 lines"},
+		{"Read: render/bottle.go:1-212 — 212 lines", shortest, "Read: bottle.go — 212 lines"},
+		{"Read: render/bottle.go:120-180 — 61 lines", shortened, "Read: render/bottle.go:120-180"},
+		{"Read: render/bottle.go:120-180 — 20 lines", shortest, "Read: bottle.go:120-180 — 20 lines"},
+		{"Read: render/bottle.go:120-x — 20 lines", shortened, "Read: render/bottle.go:120-x — 20 lines"},
+		{"Read: README.md:1 — 1 line", shortened, "Read: README.md — 1 line"},
+		{"Read: a.go:14 — 1 line", shortest, "Read: a.go:14 — 1 line"},
+		{"Bash: go test ./... — exit 1: a_test.go:9: got 2", shortened, "Bash: go test ./... — exit 1"},
+		{`Grep: "TODO" — 9 files: a.go, b.go, +7 more`, shortened, `Grep: "TODO" — 9 files`},
+		{"Glob: **/*.go — 3 files, truncated: a.go, b.go, c.go", shortened, "Glob: **/*.go — 3 files, truncated"},
+		{"Read: render/x.go — error: File does not exist.", shortest, "Read: x.go — error: File does not exist."},
+		{"EnterPlanMode", shortened, "EnterPlanMode"},
+		{"Bash: echo a:1 — ok", shortened, "Bash: echo a:1"},
+		{"Bash: echo a:1 — exit 0", shortened, "Bash: echo a:1 — exit 0"},
+		// A command keeps 40 runes, then 28.
+		{"Bash: go build -o ./entire ./cmd/entire && time ./entire help — ok", shortened, "Bash: go build -o ./entire ./cmd/entire && tim…"},
+		{"Bash: go build -o ./entire ./cmd/entire && time ./entire help — ok", shortest, "Bash: go build -o ./entire ./cmd/…"},
+		{"Bash: mise run lint 2>&1 | head -80 — exit 1", shortest, "Bash: mise run lint 2>&1 | head -… — exit 1"},
+		// A path keeps its last 60 runes, then its last element.
+		{"Edit: " + strings.Repeat("deep/", 20) + "file.go", shortened, "Edit: …/deep/deep/deep/deep/deep/deep/deep/deep/deep/deep/file.go"},
+		{"Edit: cmd/entire/cli/telemetry/telemetry.go", shortened, "Edit: cmd/entire/cli/telemetry/telemetry.go"},
+		{"Edit: cmd/entire/cli/telemetry/telemetry.go", shortest, "Edit: telemetry.go"},
 	}
 	for _, tt := range tests {
-		if got := shortDigest(tt.digest); got != tt.want {
-			t.Errorf("shortDigest(%q) = %q, want %q", tt.digest, got, tt.want)
+		if got := shortDigest(tt.digest, tt.level); got != tt.want {
+			t.Errorf("shortDigest(%q, %d) = %q, want %q", tt.digest, tt.level, got, tt.want)
 		}
 	}
 }

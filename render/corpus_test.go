@@ -187,11 +187,12 @@ func TestCorpusFullMode(t *testing.T) {
 			check("prompt", want.prompts)
 			check("mid-turn", want.midTurn)
 			check("assistant", want.assistant)
-			// Digest lines quote tool inputs (paths, commands), which a
-			// later result may repeat; they are checked by package digest.
+			// Digest lines and the working state quote tool inputs (paths,
+			// commands), which a later result may repeat; digests are
+			// checked by package digest, the working state by its goldens.
 			var body []string
 			for _, l := range strings.Split(md, "\n") {
-				if !strings.HasPrefix(l, "- [#t") {
+				if !strings.HasPrefix(l, "- [#t") && !isStateLine(l) {
 					body = append(body, l)
 				}
 			}
@@ -238,4 +239,14 @@ func distinctiveLine(s string, e expected) string {
 		}
 	}
 	return best
+}
+
+// isStateLine reports whether l is a line of the working state.
+func isStateLine(l string) bool {
+	for _, f := range []string{"- Open tasks: ", "- Plan: ", "- Files changed: ", "- Checks: ", "- Commits: "} {
+		if strings.HasPrefix(l, f) {
+			return true
+		}
+	}
+	return false
 }

@@ -19,11 +19,12 @@ const ExampleSessionID = "3f2b9c1e-7a4d-4e8b-9c2f-1a2b3c4d5e6f"
 // installed. Its render time is the session's last activity, in UTC, so the
 // output is the same everywhere.
 func Example() ([]byte, error) {
-	t, err := transcript.ReadFrom(bytes.NewReader(exampleTranscript), nil)
+	t, err := transcript.ReadFrom(bytes.NewReader(exampleTranscript), readOptions)
 	if err != nil {
 		return nil, err
 	}
 	b := fromTranscript(t)
+	b.State = workingState(t)
 	b.SessionID = ExampleSessionID
 	b.Rendered = t.Last
 	b.LastActive = t.Last

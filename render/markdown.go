@@ -111,6 +111,12 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 			w.WriteString("- " + oneLine(n, 300) + "\n")
 		}
 	}
+	if len(b.State) > 0 {
+		w.WriteString("\n## Working state\n\n")
+		for _, l := range b.State {
+			w.WriteString(l + "\n")
+		}
+	}
 	w.WriteString("\n## Original request\n\n")
 	if len(b.Turns) == 0 {
 		w.WriteString("_(no prompt in this session yet)_\n")
@@ -156,9 +162,7 @@ func writeHappened(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 		return
 	}
 	w.WriteString("\n*What happened:*\n")
-	for i := range t.Happened {
-		writeItem(w, &t.Happened[i], tf)
-	}
+	writeItems(w, t.Happened, tf)
 }
 
 func writeReply(w *bytes.Buffer, t *Turn) {

@@ -156,9 +156,9 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	)
 	checkSession := o.RequireSession && o.SessionID != "" && filepath.Base(path) != o.SessionID+".jsonl"
 	if path != "" {
-		var ro *transcript.ReadOptions
+		ro := readOptions
 		if checkSession {
-			ro = &transcript.ReadOptions{Session: o.SessionID}
+			ro = &transcript.ReadOptions{CaptureTools: readOptions.CaptureTools, Session: o.SessionID}
 		}
 		wg.Go(func() { t, tErr = transcript.Read(ctx, path, ro) })
 	}
@@ -196,6 +196,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{SessionID: id, IDFromEntries: fromEntries, TranscriptPath: path}
 	if t != nil {
 		b = fromTranscript(t)
+		b.State = workingState(t)
 		res.Diag = t.Diag
 		res.Compacted = t.Compactions > 0
 		if stored != nil {

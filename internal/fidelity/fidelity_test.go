@@ -28,16 +28,15 @@ var gates = []struct {
 	target   int
 }{
 	{Prompts, false, 99, 99}, // met once replies folded before prompts
-	{Edited, false, 98, 100},
+	{Edited, false, 99, 100},
 	{Read, false, 100, 98},
-	// 74, not 75: the digests that name what a search found and why a
-	// call failed (issue 15, point 2) cost three of 376 commands to the
-	// ratio rule's shortening and found 1.6 points more needed tokens.
-	{Commands, false, 74, 95},
-	{Code, false, 95, 97},
+	// Shortened digest lines keep a command's first 40 runes (74 -> 91 %);
+	// the ratio rule still cuts older ones to 28 where only that meets it.
+	{Commands, false, 91, 95},
+	{Code, false, 98, 97}, // folded replies keep their code spans
 	{Last, false, 100, 100},
-	{Needed, false, 70, 85},
-	{Needed, true, 77, 90},
+	{Needed, false, 73, 85},
+	{Needed, true, 78, 90},
 }
 
 // Token gates: no bottle of the compactions over maxBottleTokens, their
