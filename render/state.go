@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -35,8 +36,20 @@ var stateTools = map[string]bool{
 }
 
 // readOptions are the read options of a render: every call of stateTools
-// kept in full.
-var readOptions = &transcript.ReadOptions{CaptureTools: func(name string) bool { return stateTools[name] }}
+// kept in full, but only the results the block reads: a task's number, a
+// commit's summary line, a failed command's exit code.
+var readOptions = &transcript.ReadOptions{
+	CaptureTools: func(name string) bool { return stateTools[name] },
+	CaptureResult: func(d *transcript.ToolDetail, isError bool) bool {
+		switch d.Name {
+		case "TaskCreate":
+			return true
+		case "Bash":
+			return isError || bytes.Contains(d.Input, []byte("git commit"))
+		}
+		return false
+	},
+}
 
 // checkCommand matches the first words of the test, build and lint
 // commands the Checks line follows.

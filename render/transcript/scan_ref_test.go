@@ -58,7 +58,7 @@ func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newRefParser(!o.NoDigests)
-	p.capture, p.captureTool = o.Capture, o.CaptureTools
+	p.capture, p.captureTool, p.captureResult = o.Capture, o.CaptureTools, o.CaptureResult
 	p.session = o.Session
 	if p.capture == nil && p.captureTool != nil {
 		p.capture = map[int]*ToolDetail{}
@@ -132,7 +132,8 @@ type refParser struct {
 	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
 	// captureTool also captures the calls of the tools it accepts.
-	captureTool func(name string) bool
+	captureTool   func(name string) bool
+	captureResult func(d *ToolDetail, isError bool) bool
 }
 
 // refPendingCall keeps a tool_use's input until its result arrives.
@@ -368,7 +369,10 @@ func (p *refParser) result(r toolResult) {
 	tc := &p.t.Tools[i]
 	tc.HasResult, tc.IsError = true, r.isError
 	if d := p.capture[i]; d != nil {
-		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
+		d.HasResult, d.IsError = true, r.isError
+		if p.captureResult == nil || p.captureResult(d, r.isError) {
+			d.Result = r.text
+		}
 	}
 	if p.digests {
 		tc.Digest, tc.Pending = digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)

@@ -194,6 +194,21 @@ func checkSame(t *testing.T, name string, data []byte) {
 			t.Fatalf("%s: capture by tool differs (-want +got):\n%s", name, cmp.Diff(want, got))
 		}
 	}
+	// Some of the captured calls with their results (the working state).
+	opts := func() *ReadOptions {
+		return &ReadOptions{
+			CaptureTools:  func(string) bool { return true },
+			CaptureResult: func(d *ToolDetail, isError bool) bool { return isError || d.Name == "Read" },
+		}
+	}
+	want, werr = refRead(bytes.NewReader(data), opts())
+	got, gerr = ReadFrom(bytes.NewReader(data), opts())
+	if werr != nil || gerr != nil {
+		t.Fatalf("%s: capture of some results: error %v, reference %v", name, gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: capture of some results differs (-want +got):\n%s", name, cmp.Diff(want, got))
+	}
 }
 
 func TestScanMatchesReference(t *testing.T) {

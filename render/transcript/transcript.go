@@ -183,6 +183,10 @@ type ReadOptions struct {
 	// session wants TodoWrite, Task, ExitPlanMode and Bash). The calls kept
 	// are in Transcript.Captured.
 	CaptureTools func(name string) bool
+	// CaptureResult, when set, says which captured calls want their result
+	// (the others keep HasResult and IsError, and an empty Result): a
+	// result is decoded whole, and most are large and not wanted.
+	CaptureResult func(d *ToolDetail, isError bool) bool
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
 	UntilFirstPrompt bool
@@ -265,7 +269,7 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newParser(!o.NoDigests)
-	p.capture, p.captureTool = o.Capture, o.CaptureTools
+	p.capture, p.captureTool, p.captureResult = o.Capture, o.CaptureTools, o.CaptureResult
 	p.session = o.Session
 	if p.capture == nil && p.captureTool != nil {
 		p.capture = map[int]*ToolDetail{}
@@ -740,6 +744,8 @@ type parser struct {
 	capture  map[int]*ToolDetail
 	// captureTool also captures the calls of the tools it accepts.
 	captureTool func(name string) bool
+	// captureResult picks the captured calls whose result is decoded.
+	captureResult func(d *ToolDetail, isError bool) bool
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
 	speculate bool
@@ -1013,10 +1019,13 @@ func (p *parser) result(r *toolResult) {
 	p.pending[i] = pendingCall{}
 	tc := &p.t.Tools[i]
 	if d := p.capture[i]; d != nil {
-		if !r.decoded {
-			r.text, r.decoded = resultText(r.raw), true
+		d.HasResult, d.IsError = true, r.isError
+		if p.captureResult == nil || p.captureResult(d, r.isError) {
+			if !r.decoded {
+				r.text, r.decoded = resultText(r.raw), true
+			}
+			d.Result = r.text
 		}
-		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
 	}
 	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
