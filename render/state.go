@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bottle/render/digest"
 	"bottle/render/privacy"
 	"bottle/render/transcript"
 )
@@ -75,6 +76,7 @@ func workingState(t *transcript.Transcript) []string {
 	}
 	var (
 		todoLine, todoID string
+		todoCalls        []int
 		tasks            = map[string]*stateTask{}
 		taskOrder        []string
 		plan, planID     string
@@ -90,37 +92,18 @@ func workingState(t *transcript.Transcript) []string {
 			continue
 		}
 		id := "#t" + strconv.Itoa(i+1)
-		var in map[string]json.RawMessage
-		if json.Unmarshal(d.Input, &in) != nil {
-			continue
-		}
+		// A struct of the fields read: the rest of the input (an Edit's
+		// strings are most of a transcript's) is skipped unread. A field of
+		// the wrong type is left empty.
+		var in stateInput
+		digest.DecodeValidInput(d.Input, &in)
 		// Values are stripped whole, before a line is taken of them: a
 		// private block may open on an earlier line.
-		str := func(k string) string {
-			var s string
-			_ = json.Unmarshal(in[k], &s)
-			return privacy.Strip(s)
-		}
+		str := privacy.Strip
 		result := func() string { return privacy.Strip(d.Result) }
 		switch d.Name {
 		case "TodoWrite":
-			var todos []struct{ Content, Status string }
-			if json.Unmarshal(in["todos"], &todos) != nil {
-				continue
-			}
-			for k := range todos {
-				todos[k].Content = privacy.Strip(todos[k].Content)
-			}
-			var open []string
-			for _, td := range todos {
-				switch td.Status {
-				case "pending":
-					open = append(open, "[ ] "+oneLine(td.Content, stateItemMax))
-				case "in_progress":
-					open = append(open, "[~] "+oneLine(td.Content, stateItemMax))
-				}
-			}
-			todoLine, todoID = strings.Join(dropEmptyItems(open), " · "), id
+			todoCalls = append(todoCalls, i) // only the last list counts
 		case "TaskCreate":
 			n := taskNumber(result())
 			if n == "" {
@@ -129,21 +112,21 @@ func workingState(t *transcript.Transcript) []string {
 			if _, ok := tasks[n]; !ok {
 				taskOrder = append(taskOrder, n)
 			}
-			tasks[n] = &stateTask{subject: str("subject"), status: "pending", id: id}
+			tasks[n] = &stateTask{subject: str(in.Subject), status: "pending", id: id}
 		case "TaskUpdate":
-			if tk := tasks[str("taskId")]; tk != nil {
-				if s := str("status"); s != "" {
+			if tk := tasks[in.TaskID]; tk != nil {
+				if s := in.Status; s != "" {
 					tk.status, tk.id = s, id
 				}
 			}
 		case "ExitPlanMode":
-			if p := firstLine(str("plan")); p != "" {
+			if p := firstLine(str(in.Plan)); p != "" {
 				plan, planID = oneLine(strings.TrimLeft(p, "# "), stateItemMax), id
 			}
 		case "Edit", "Write", "MultiEdit", "NotebookEdit":
-			p := str("file_path")
+			p := str(in.FilePath)
 			if p == "" {
-				p = str("notebook_path")
+				p = str(in.NotebookPath)
 			}
 			if p = relPath(oneLine(p, 300), t.Cwd); p == "" {
 				continue
@@ -157,7 +140,7 @@ func workingState(t *transcript.Transcript) []string {
 			f.last = id
 			fileOrder = moveLast(fileOrder, p)
 		case "Bash":
-			cmd := checkKey(oneLine(firstLine(str("command")), stateItemMax))
+			cmd := checkKey(oneLine(firstLine(str(in.Command)), stateItemMax))
 			if !d.HasResult || cmd == "" {
 				continue
 			}
@@ -189,6 +172,12 @@ func workingState(t *transcript.Transcript) []string {
 		}
 	}
 
+	for k := len(todoCalls) - 1; k >= 0; k-- {
+		if line, ok := todoList(t.Captured[todoCalls[k]].Input); ok {
+			todoLine, todoID = line, "#t"+strconv.Itoa(todoCalls[k]+1)
+			break
+		}
+	}
 	var lines []string
 	add := func(field string, items []string, proof string) {
 		if len(items) == 0 {
@@ -249,6 +238,43 @@ func workingState(t *transcript.Transcript) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
+}
+
+// todoList is the open items of a TodoWrite list, "[~] doing · [ ] to
+// do"; ok is false when the input holds no list.
+func todoList(input []byte) (line string, ok bool) {
+	var list struct {
+		Todos []struct {
+			Content string `json:"content"`
+			Status  string `json:"status"`
+		} `json:"todos"`
+	}
+	if json.Unmarshal(input, &list) != nil {
+		return "", false
+	}
+	var open []string
+	for _, td := range list.Todos {
+		// Stripped whole before a line is taken of it.
+		c := privacy.Strip(td.Content)
+		switch td.Status {
+		case "pending":
+			open = append(open, "[ ] "+oneLine(c, stateItemMax))
+		case "in_progress":
+			open = append(open, "[~] "+oneLine(c, stateItemMax))
+		}
+	}
+	return strings.Join(dropEmptyItems(open), " · "), true
+}
+
+// stateInput is what the working state reads of a tool call's input.
+type stateInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Command      string `json:"command"`
+	Plan         string `json:"plan"`
+	Subject      string `json:"subject"`
+	TaskID       string `json:"taskId"`
+	Status       string `json:"status"`
 }
 
 type stateTask struct{ subject, status, id string }

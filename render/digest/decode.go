@@ -12,6 +12,13 @@ import (
 	"bottle/render/internal/jsonscan"
 )
 
+// DecodeValidInput fills v, a pointer to a struct, from a tool call's
+// input as decodeInput does for a Call whose InputValid is set: input must
+// be valid JSON, as the transcript reader keeps it (ToolDetail.Input).
+func DecodeValidInput(input []byte, v any) {
+	decodeInput(&Call{Input: input, InputValid: true}, v)
+}
+
 // decodeInput fills v, a pointer to a struct, from c.Input exactly as
 // json.Unmarshal would, its error ignored: fields of a wrong type, and all
 // of them for a malformed input, keep their values.
