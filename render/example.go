@@ -19,12 +19,13 @@ const ExampleSessionID = "3f2b9c1e-7a4d-4e8b-9c2f-1a2b3c4d5e6f"
 // installed. Its render time is the session's last activity, in UTC, so the
 // output is the same everywhere.
 func Example() ([]byte, error) {
-	t, err := transcript.ReadFrom(bytes.NewReader(exampleTranscript), readOptions)
+	var state stateBuilder
+	t, err := transcript.ReadFrom(bytes.NewReader(exampleTranscript), readOptions(&state, ""))
 	if err != nil {
 		return nil, err
 	}
 	b := fromTranscript(t)
-	b.State = workingState(t)
+	b.State = state.lines(t.Cwd)
 	b.SessionID = ExampleSessionID
 	b.Rendered = t.Last
 	b.LastActive = t.Last

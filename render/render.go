@@ -153,13 +153,15 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		dbErr   error
 		dbNotes []string
 		wg      conc.WaitGroup
+		state   stateBuilder
 	)
 	checkSession := o.RequireSession && o.SessionID != "" && filepath.Base(path) != o.SessionID+".jsonl"
 	if path != "" {
-		ro := readOptions
+		session := ""
 		if checkSession {
-			ro = &transcript.ReadOptions{CaptureTools: readOptions.CaptureTools, Session: o.SessionID}
+			session = o.SessionID
 		}
+		ro := readOptions(&state, session)
 		wg.Go(func() { t, tErr = transcript.Read(ctx, path, ro) })
 	}
 	if id != "" {
@@ -196,7 +198,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{SessionID: id, IDFromEntries: fromEntries, TranscriptPath: path}
 	if t != nil {
 		b = fromTranscript(t)
-		b.State = workingState(t)
+		b.State = state.lines(t.Cwd)
 		res.Diag = t.Diag
 		res.Compacted = t.Compactions > 0
 		if stored != nil {

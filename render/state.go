@@ -1,9 +1,11 @@
 package render
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,20 +38,15 @@ var stateTools = map[string]bool{
 	"Bash": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true,
 }
 
-// readOptions are the read options of a render: every call of stateTools
-// kept in full, but only the results the block reads: a task's number, a
-// commit's summary line, a failed command's exit code.
-var readOptions = &transcript.ReadOptions{
-	CaptureTools: func(name string) bool { return stateTools[name] },
-	CaptureResult: func(d *transcript.ToolDetail, isError bool) bool {
-		switch d.Name {
-		case "TaskCreate":
-			return true
-		case "Bash":
-			return isError || bytes.Contains(d.Input, []byte("git commit"))
-		}
-		return false
-	},
+// readOptions are the read options of a render that builds the working
+// state: every call of stateTools handed to it as its result arrives,
+// nothing of them kept by the reader.
+func readOptions(sb *stateBuilder, session string) *transcript.ReadOptions {
+	return &transcript.ReadOptions{
+		CaptureTools: func(name string) bool { return stateTools[name] },
+		Observe:      sb.observe,
+		Session:      session,
+	}
 }
 
 // checkCommand matches the first words of the test, build and lint
@@ -68,116 +65,114 @@ var exitCode = regexp.MustCompile(`(?m)^Exit code (\d+)`)
 // "[main c2b0273] subject" (or "[main (root-commit) c2b0273] subject").
 var gitCommit = regexp.MustCompile(`(?m)^\[[^\]\n]*?([0-9a-f]{7,40})\] (.+)$`)
 
-// workingState returns the block's lines ("- Open tasks: …"), none when
-// the session has nothing to say.
-func workingState(t *transcript.Transcript) []string {
-	if len(t.Captured) == 0 {
-		return nil
-	}
-	var (
-		todoLine, todoID string
-		todoCalls        []int
-		tasks            = map[string]*stateTask{}
-		taskOrder        []string
-		plan, planID     string
-		files            = map[string]*stateFile{}
-		fileOrder        []string
-		checks           = map[string]*stateCheck{}
-		checkOrder       []string
-		commits          []string
-	)
-	for i := range t.Tools {
-		d := t.Captured[i]
-		if d == nil {
-			continue
-		}
-		id := "#t" + strconv.Itoa(i+1)
-		// A struct of the fields read: the rest of the input (an Edit's
-		// strings are most of a transcript's) is skipped unread. A field of
-		// the wrong type is left empty.
-		var in stateInput
-		digest.DecodeValidInput(d.Input, &in)
-		// Values are stripped whole, before a line is taken of them: a
-		// private block may open on an earlier line.
-		str := privacy.Strip
-		result := func() string { return privacy.Strip(d.Result) }
-		switch d.Name {
-		case "TodoWrite":
-			todoCalls = append(todoCalls, i) // only the last list counts
-		case "TaskCreate":
-			n := taskNumber(result())
-			if n == "" {
-				n = "c" + strconv.Itoa(i)
-			}
-			if _, ok := tasks[n]; !ok {
-				taskOrder = append(taskOrder, n)
-			}
-			tasks[n] = &stateTask{subject: str(in.Subject), status: "pending", id: id}
-		case "TaskUpdate":
-			if tk := tasks[in.TaskID]; tk != nil {
-				if s := in.Status; s != "" {
-					tk.status, tk.id = s, id
-				}
-			}
-		case "ExitPlanMode":
-			if p := firstLine(str(in.Plan)); p != "" {
-				plan, planID = oneLine(strings.TrimLeft(p, "# "), stateItemMax), id
-			}
-		case "Edit", "Write", "MultiEdit", "NotebookEdit":
-			p := str(in.FilePath)
-			if p == "" {
-				p = str(in.NotebookPath)
-			}
-			if p = relPath(oneLine(p, 300), t.Cwd); p == "" {
-				continue
-			}
-			f := files[p]
-			if f == nil {
-				f = &stateFile{}
-				files[p] = f
-			}
-			f.n++
-			f.last = id
-			fileOrder = moveLast(fileOrder, p)
-		case "Bash":
-			cmd := checkKey(oneLine(firstLine(str(in.Command)), stateItemMax))
-			if !d.HasResult || cmd == "" {
-				continue
-			}
-			if strings.Contains(cmd, "git commit") {
-				if m := gitCommit.FindStringSubmatch(result()); m != nil {
-					commits = append(commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id+"]")
-				}
-			}
-			if !checkCommand.MatchString(cmd) {
-				continue
-			}
-			outcome := "exit 0"
-			if d.IsError {
-				outcome = "failed"
-				if m := exitCode.FindStringSubmatch(result()); m != nil {
-					outcome = "exit " + m[1]
-				}
-			}
-			c := checks[cmd]
-			if c == nil {
-				c = &stateCheck{}
-				checks[cmd] = c
-			}
-			if c.outcome == "exit 0" {
-				c.passedAt = c.id
-			}
-			c.outcome, c.id = outcome, id
-			checkOrder = moveLast(checkOrder, cmd)
-		}
-	}
+// stateBuilder gathers the working state from the calls a read observes:
+// what the block shows and no more, whatever the session's length.
+type stateBuilder struct {
+	seq          int    // calls observed
+	todo         []byte // the last TodoWrite's input
+	todoID       string
+	tasks        map[string]*stateTask
+	taskOrder    []string
+	plan, planID string
+	files        map[string]*stateFile // by path as the call gave it
+	checks       map[string]*stateCheck
+	commits      []string
+}
 
-	for k := len(todoCalls) - 1; k >= 0; k-- {
-		if line, ok := todoList(t.Captured[todoCalls[k]].Input); ok {
-			todoLine, todoID = line, "#t"+strconv.Itoa(todoCalls[k]+1)
-			break
-		}
+// observe takes one call (transcript.ReadOptions.Observe).
+func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() string) {
+	s.seq++
+	id := "#t" + strconv.Itoa(i+1)
+	if d.Name == "TodoWrite" {
+		// Only the last list counts: it is read at the end.
+		s.todo, s.todoID = append(s.todo[:0], d.Input...), id
+		return
 	}
+	// A struct of the fields read: the rest of the input (an Edit's
+	// strings are most of a transcript's) is skipped unread. A field of
+	// the wrong type is left empty. Values are stripped whole, before a
+	// line is taken of them: a private block may open on an earlier line.
+	var in stateInput
+	digest.DecodeValidInput(d.Input, &in)
+	str := privacy.Strip
+	switch d.Name {
+	case "TaskCreate":
+		n := taskNumber(str(result()))
+		if n == "" {
+			n = "c" + strconv.Itoa(i)
+		}
+		if s.tasks == nil {
+			s.tasks = map[string]*stateTask{}
+		}
+		if _, ok := s.tasks[n]; !ok {
+			s.taskOrder = append(s.taskOrder, n)
+		}
+		s.tasks[n] = &stateTask{subject: str(in.Subject), status: "pending", id: id}
+	case "TaskUpdate":
+		if tk := s.tasks[in.TaskID]; tk != nil && in.Status != "" {
+			tk.status, tk.id = in.Status, id
+		}
+	case "ExitPlanMode":
+		if p := firstLine(str(in.Plan)); p != "" {
+			s.plan, s.planID = oneLine(strings.TrimLeft(p, "# "), stateItemMax), id
+		}
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		p := in.FilePath
+		if p == "" {
+			p = in.NotebookPath
+		}
+		if p = oneLine(p, 300); p == "" {
+			return
+		}
+		if s.files == nil {
+			s.files = map[string]*stateFile{}
+		}
+		f := s.files[p]
+		if f == nil {
+			f = &stateFile{}
+			s.files[p] = f
+		}
+		f.n++
+		f.last, f.seq = id, s.seq
+	case "Bash":
+		cmd := checkKey(oneLine(firstLine(str(in.Command)), stateItemMax))
+		if !d.HasResult || cmd == "" {
+			return
+		}
+		if strings.Contains(cmd, "git commit") {
+			if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
+				s.commits = append(s.commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id+"]")
+			}
+		}
+		if !checkCommand.MatchString(cmd) {
+			return
+		}
+		outcome := "exit 0"
+		if d.IsError {
+			outcome = "failed"
+			if m := exitCode.FindStringSubmatch(str(result())); m != nil {
+				outcome = "exit " + m[1]
+			}
+		}
+		if s.checks == nil {
+			s.checks = map[string]*stateCheck{}
+		}
+		c := s.checks[cmd]
+		if c == nil {
+			c = &stateCheck{cmd: cmd}
+			s.checks[cmd] = c
+		}
+		if c.outcome == "exit 0" {
+			c.passedAt = c.id
+		}
+		c.outcome, c.id, c.seq = outcome, id, s.seq
+	}
+}
+
+// lines returns the block's lines ("- Open tasks: …"), none when the
+// session has nothing to say; paths are made relative to cwd, the project
+// folder.
+func (s *stateBuilder) lines(cwd string) []string {
 	var lines []string
 	add := func(field string, items []string, proof string) {
 		if len(items) == 0 {
@@ -190,49 +185,68 @@ func workingState(t *transcript.Transcript) []string {
 		lines = append(lines, line)
 	}
 	var open []string
-	if todoLine != "" {
-		open = append(open, todoLine)
+	proof := ""
+	if s.todo != nil {
+		if line, ok := todoList(s.todo); ok && line != "" {
+			open, proof = append(open, line), s.todoID
+		}
 	}
-	proof := todoID
-	for _, n := range taskOrder {
-		tk := tasks[n]
+	for _, n := range s.taskOrder {
+		tk := s.tasks[n]
 		mark := map[string]string{"pending": "[ ] ", "in_progress": "[~] "}[tk.status]
 		if mark != "" {
-			if s := oneLine(tk.subject, stateItemMax); s != "" {
-				open = append(open, mark+s+" ["+tk.id+"]")
+			if sub := oneLine(tk.subject, stateItemMax); sub != "" {
+				open = append(open, mark+sub+" ["+tk.id+"]")
 			}
 		}
 	}
 	add("Open tasks", open, proof)
-	if plan != "" {
-		add("Plan", []string{plan}, planID)
+	if s.plan != "" {
+		add("Plan", []string{s.plan}, s.planID)
 	}
+	// Files by their path relative to the project (one file may be named
+	// both ways), the most recently changed first.
+	rel := map[string]*stateFile{}
+	for p, f := range s.files {
+		p = relPath(privacy.Strip(p), cwd)
+		if p == "" {
+			continue
+		}
+		r := rel[p]
+		if r == nil {
+			r = &stateFile{path: p}
+			rel[p] = r
+		}
+		r.n += f.n
+		if f.seq > r.seq {
+			r.last, r.seq = f.last, f.seq
+		}
+	}
+	files := slices.SortedFunc(maps.Values(rel), func(a, b *stateFile) int { return cmp.Compare(b.seq, a.seq) })
 	var changed []string
-	for k := len(fileOrder) - 1; k >= 0 && len(changed) < stateFiles; k-- {
-		p := fileOrder[k]
-		f := files[p]
+	for _, f := range files[:min(len(files), stateFiles)] {
 		if f.n > 1 {
-			changed = append(changed, p+" ×"+strconv.Itoa(f.n)+" ["+f.last+"]")
+			changed = append(changed, f.path+" ×"+strconv.Itoa(f.n)+" ["+f.last+"]")
 		} else {
-			changed = append(changed, p+" ["+f.last+"]")
+			changed = append(changed, f.path+" ["+f.last+"]")
 		}
 	}
 	add("Files changed", changed, "")
+	checks := slices.SortedFunc(maps.Values(s.checks), func(a, b *stateCheck) int { return cmp.Compare(b.seq, a.seq) })
 	var runs []string
-	for k := len(checkOrder) - 1; k >= 0 && len(runs) < stateChecks; k-- {
-		cmd := checkOrder[k]
-		c := checks[cmd]
-		r := cmd + " — " + c.outcome + " [" + c.id + "]"
+	for _, c := range checks[:min(len(checks), stateChecks)] {
+		r := c.cmd + " — " + c.outcome + " [" + c.id + "]"
 		if c.outcome != "exit 0" && c.passedAt != "" {
 			r += " (passed before at [" + c.passedAt + "])"
 		}
 		runs = append(runs, r)
 	}
 	add("Checks", runs, "")
-	for l, r := 0, len(commits)-1; l < r; l, r = l+1, r-1 {
-		commits[l], commits[r] = commits[r], commits[l]
+	var commits []string
+	for k := len(s.commits) - 1; k >= 0 && len(commits) < stateCommits; k-- {
+		commits = append(commits, s.commits[k])
 	}
-	add("Commits", commits[:min(len(commits), stateCommits)], "")
+	add("Commits", commits, "")
 	// The block's bound: drop whole lines from the end.
 	for size(lines) > stateMaxBytes && len(lines) > 0 {
 		lines = lines[:len(lines)-1]
@@ -280,11 +294,16 @@ type stateInput struct {
 type stateTask struct{ subject, status, id string }
 
 type stateFile struct {
+	path string
 	n    int
-	last string
+	last string // the id of its last change
+	seq  int    // when that was, in calls observed
 }
 
-type stateCheck struct{ outcome, id, passedAt string }
+type stateCheck struct {
+	cmd, outcome, id, passedAt string
+	seq                        int
+}
 
 // checkKey is a check command without what only shapes its output (a
 // redirection of stderr, a pipe into tail, head or grep), so that the
@@ -330,16 +349,6 @@ func relPath(p, cwd string) string {
 		}
 	}
 	return p
-}
-
-// moveLast moves k to the end of order (appending it when absent).
-func moveLast(order []string, k string) []string {
-	for i, o := range order {
-		if o == k {
-			return append(order[:i], append(order[i+1:], k)...)
-		}
-	}
-	return append(order, k)
 }
 
 // joinBounded joins items with " · " up to max runes, then says how many

@@ -58,9 +58,9 @@ func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newRefParser(!o.NoDigests)
-	p.capture, p.captureTool, p.captureResult = o.Capture, o.CaptureTools, o.CaptureResult
+	p.capture, p.captureTool, p.observe = o.Capture, o.CaptureTools, o.Observe
 	p.session = o.Session
-	if p.capture == nil && p.captureTool != nil {
+	if p.capture == nil && p.captureTool != nil && p.observe == nil {
 		p.capture = map[int]*ToolDetail{}
 	}
 	br := bufio.NewReaderSize(r, 256<<10)
@@ -132,13 +132,14 @@ type refParser struct {
 	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
 	// captureTool also captures the calls of the tools it accepts.
-	captureTool   func(name string) bool
-	captureResult func(d *ToolDetail, isError bool) bool
+	captureTool func(name string) bool
+	observe     func(i int, d *ToolDetail, result func() string)
 }
 
 // refPendingCall keeps a tool_use's input until its result arrives.
 type refPendingCall struct {
-	input json.RawMessage
+	input    json.RawMessage
+	observed bool
 }
 
 func newRefParser(digests bool) *refParser {
@@ -345,9 +346,11 @@ func (p *refParser) assistant(l *refLine, ts time.Time) {
 			}
 			p.tools[b.ID] = len(p.t.Tools)
 			p.t.Tools = append(p.t.Tools, ToolCall{ID: b.ID, Name: b.Name, Time: ts})
-			p.pending[b.ID] = refPendingCall{input: append(json.RawMessage(nil), b.Input...)}
+			byTool := p.captureTool != nil && p.captureTool(b.Name)
+			observed := byTool && p.observe != nil
+			p.pending[b.ID] = refPendingCall{input: append(json.RawMessage(nil), b.Input...), observed: observed}
 			p.t.ToolBytes += len(b.Input)
-			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || p.captureTool != nil && p.captureTool(b.Name) {
+			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || byTool && !observed {
 				p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.Name, Time: ts, Input: append(json.RawMessage(nil), b.Input...)}
 			}
 			p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})
@@ -369,10 +372,10 @@ func (p *refParser) result(r toolResult) {
 	tc := &p.t.Tools[i]
 	tc.HasResult, tc.IsError = true, r.isError
 	if d := p.capture[i]; d != nil {
-		d.HasResult, d.IsError = true, r.isError
-		if p.captureResult == nil || p.captureResult(d, r.isError) {
-			d.Result = r.text
-		}
+		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
+	}
+	if pc.observed {
+		p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}, func() string { return r.text })
 	}
 	if p.digests {
 		tc.Digest, tc.Pending = digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
@@ -388,6 +391,9 @@ func (p *refParser) finish() {
 		}
 		if p.digests {
 			tc.Digest, tc.Pending = digestText(tc.Name, pc.input, "", false, false, p.t.Cwd)
+		}
+		if pc.observed {
+			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })
 		}
 	}
 	p.pending = nil

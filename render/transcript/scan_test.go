@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -194,20 +196,29 @@ func checkSame(t *testing.T, name string, data []byte) {
 			t.Fatalf("%s: capture by tool differs (-want +got):\n%s", name, cmp.Diff(want, got))
 		}
 	}
-	// Some of the captured calls with their results (the working state).
-	opts := func() *ReadOptions {
-		return &ReadOptions{
-			CaptureTools:  func(string) bool { return true },
-			CaptureResult: func(d *ToolDetail, isError bool) bool { return isError || d.Name == "Read" },
-		}
+	// Calls observed instead of kept (the working state): the same calls,
+	// in the same order, with the same results.
+	observe := func(read func(io.Reader, *ReadOptions) (*Transcript, error)) ([]string, *Transcript, error) {
+		var seen []string
+		tr, err := read(bytes.NewReader(data), &ReadOptions{
+			CaptureTools: func(name string) bool { return name != "Read" },
+			Observe: func(i int, d *ToolDetail, result func() string) {
+				r := ""
+				if d.IsError || d.Name == "Bash" {
+					r = result()
+				}
+				seen = append(seen, fmt.Sprintf("%d %s %s %v %v %v %q", i, d.Name, d.Input, d.Time, d.HasResult, d.IsError, r))
+			},
+		})
+		return seen, tr, err
 	}
-	want, werr = refRead(bytes.NewReader(data), opts())
-	got, gerr = ReadFrom(bytes.NewReader(data), opts())
+	wantSeen, want, werr := observe(refRead)
+	gotSeen, got, gerr := observe(ReadFrom)
 	if werr != nil || gerr != nil {
-		t.Fatalf("%s: capture of some results: error %v, reference %v", name, gerr, werr)
+		t.Fatalf("%s: observe: error %v, reference %v", name, gerr, werr)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s: capture of some results differs (-want +got):\n%s", name, cmp.Diff(want, got))
+	if !reflect.DeepEqual(got, want) || !slices.Equal(gotSeen, wantSeen) {
+		t.Fatalf("%s: observed calls differ (-want +got):\n%s\n%s", name, cmp.Diff(want, got), cmp.Diff(wantSeen, gotSeen))
 	}
 }
 

@@ -183,10 +183,14 @@ type ReadOptions struct {
 	// session wants TodoWrite, Task, ExitPlanMode and Bash). The calls kept
 	// are in Transcript.Captured.
 	CaptureTools func(name string) bool
-	// CaptureResult, when set, says which captured calls want their result
-	// (the others keep HasResult and IsError, and an empty Result): a
-	// result is decoded whole, and most are large and not wanted.
-	CaptureResult func(d *ToolDetail, isError bool) bool
+	// Observe, when set, takes the calls CaptureTools accepts instead of
+	// Captured keeping them: each is handed over once, as its result
+	// arrives (in file order) or, for a call left without one, at the end
+	// of the read, with its index into Transcript.Tools. d is the reader's
+	// own: d.Input is valid only during the call, and d.Result is left
+	// empty — result decodes it on demand (a result is decoded whole, and
+	// most are large and not wanted).
+	Observe func(i int, d *ToolDetail, result func() string)
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
 	UntilFirstPrompt bool
@@ -269,9 +273,9 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newParser(!o.NoDigests)
-	p.capture, p.captureTool, p.captureResult = o.Capture, o.CaptureTools, o.CaptureResult
+	p.capture, p.captureTool, p.observe = o.Capture, o.CaptureTools, o.Observe
 	p.session = o.Session
-	if p.capture == nil && p.captureTool != nil {
+	if p.capture == nil && p.captureTool != nil && p.observe == nil {
 		p.capture = map[int]*ToolDetail{}
 	}
 	// Digests are pure and safe for concurrent use, so the scanning
@@ -744,8 +748,8 @@ type parser struct {
 	capture  map[int]*ToolDetail
 	// captureTool also captures the calls of the tools it accepts.
 	captureTool func(name string) bool
-	// captureResult picks the captured calls whose result is decoded.
-	captureResult func(d *ToolDetail, isError bool) bool
+	// observe takes the calls captureTool accepts (ReadOptions.Observe).
+	observe func(i int, d *ToolDetail, result func() string)
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
 	speculate bool
@@ -754,8 +758,9 @@ type parser struct {
 
 // pendingCall keeps a tool_use's input until its result arrives.
 type pendingCall struct {
-	input   json.RawMessage
-	waiting bool
+	input    json.RawMessage
+	waiting  bool
+	observed bool // handed to Observe when its result arrives
 }
 
 func newParser(digests bool) *parser {
@@ -982,10 +987,12 @@ func (p *parser) assistant(r *lineRec, ts time.Time) {
 		p.t.Tools = append(p.t.Tools, ToolCall{ID: b.id, Name: b.name, Time: ts})
 		// The input is a view into the chunk: copied when the chunk is
 		// done if the call is still waiting for its result.
-		p.pending = append(p.pending, pendingCall{input: b.input, waiting: true})
+		byTool := p.captureTool != nil && p.captureTool(b.name)
+		observed := byTool && p.observe != nil
+		p.pending = append(p.pending, pendingCall{input: b.input, waiting: true, observed: observed})
 		p.viewed = append(p.viewed, len(p.t.Tools)-1)
 		p.t.ToolBytes += len(b.input)
-		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || p.captureTool != nil && p.captureTool(b.name) {
+		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || byTool && !observed {
 			p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.name, Time: ts, Input: bytes.Clone(b.input)}
 		}
 		p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})
@@ -1019,13 +1026,19 @@ func (p *parser) result(r *toolResult) {
 	p.pending[i] = pendingCall{}
 	tc := &p.t.Tools[i]
 	if d := p.capture[i]; d != nil {
-		d.HasResult, d.IsError = true, r.isError
-		if p.captureResult == nil || p.captureResult(d, r.isError) {
+		if !r.decoded {
+			r.text, r.decoded = resultText(r.raw), true
+		}
+		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
+	}
+	if pc.observed {
+		d := ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}
+		p.observe(i, &d, func() string {
 			if !r.decoded {
 				r.text, r.decoded = resultText(r.raw), true
 			}
-			d.Result = r.text
-		}
+			return r.text
+		})
 	}
 	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
@@ -1061,6 +1074,9 @@ func (p *parser) finish() {
 		}
 		if p.digests {
 			tc.Digest, tc.Pending = digestText(tc.Name, pc.input, "", false, false, p.t.Cwd)
+		}
+		if pc.observed {
+			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })
 		}
 	}
 	p.pending = nil
