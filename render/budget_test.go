@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -206,5 +208,75 @@ func TestShortDigest(t *testing.T) {
 func TestToolLineMax(t *testing.T) {
 	if toolLineMax < digest.MaxPathListRunes || toolLineMax < digest.MaxRunes {
 		t.Errorf("toolLineMax = %d, shorter than digest lines (%d)", toolLineMax, digest.MaxPathListRunes)
+	}
+}
+
+// TestShortenDigests pins the ratio rule's order: lines shortened oldest
+// first, the shortest forms going first to lines whose command a later line
+// shows again, and to the others only when that meets the target.
+func TestShortenDigests(t *testing.T) {
+	cmd := func(n int, c string) Item {
+		return Item{Kind: ItemTool, ID: "t" + strconv.Itoa(n), Text: "Bash: " + c + " — ok"}
+	}
+	long := func(s string) string { return s + strings.Repeat(" --flag", 8) }
+	items := []Item{
+		cmd(1, long("go test ./pkg/a")), cmd(2, long("go test ./pkg/b")),
+		cmd(3, long("go test ./pkg/a")), cmd(4, long("go test ./pkg/c")),
+	}
+	for k := 5; k < 5+keepFullDigests; k++ {
+		items = append(items, cmd(k, "true"))
+	}
+	bottle := func(conv, text int) *Bottle {
+		b := &Bottle{SessionID: "s", Mode: ModeFull, ConvTokens: conv, TextTokens: text}
+		b.Turns = []Turn{{N: 1, Prompt: "p", Happened: slices.Clone(items)}}
+		return b
+	}
+	levels := func(b *Bottle) []shortLevel {
+		var ls []shortLevel
+		for _, it := range b.Turns[0].Happened[:4] {
+			ls = append(ls, it.short)
+		}
+		return ls
+	}
+	size := func(b *Bottle) int { return len(markdown(b, time.UTC)) }
+	full := size(bottle(0, 0))
+	tests := []struct {
+		name       string
+		conv, text int
+		want       []shortLevel
+	}{
+		{"under the target", 10 * EstimateTokens(full), 0, []shortLevel{0, 0, 0, 0}},
+		{"one line shortened", 10 * (EstimateTokens(full) - 10), 0, []shortLevel{shortened, 0, 0, 0}},
+		// Everything shortened is not enough: the repeated command goes
+		// shortest, the others cannot meet the target and stay.
+		{"unreachable", 10, 0, []shortLevel{shortest, shortened, shortened, shortened}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := bottle(tt.conv, tt.text)
+			shortenDigests(b, time.UTC, full)
+			if got := levels(b); !slices.Equal(got, tt.want) {
+				t.Errorf("levels = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	// Reachable with the shortest forms: the repeated command goes first,
+	// then the others oldest first, until the bottle meets the target.
+	b := bottle(0, 0)
+	for k := range 4 {
+		b.Turns[0].Happened[k].short = shortened
+	}
+	s1 := EstimateTokens(size(b))
+	for k := range 4 {
+		b.Turns[0].Happened[k].short = shortest
+	}
+	target := (s1 + EstimateTokens(size(b))) / 2
+	b = bottle(10*target, 0)
+	shortenDigests(b, time.UTC, full)
+	if got := levels(b); got[0] != shortest || got[3] != shortened {
+		t.Errorf("reachable: levels = %v, want the first shortest and the last not", got)
+	}
+	if got := EstimateTokens(size(b)); got > target {
+		t.Errorf("reachable: %d tokens, over the target %d", got, target)
 	}
 }

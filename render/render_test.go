@@ -110,6 +110,15 @@ func TestClassification(t *testing.T) {
 		{fixture: "day-change", turns: 2, contains: []string{"**User** (23:58)", "**Assistant** (2026-01-06 00:03)", "**User** (08:00)"}},
 		{fixture: "no-prompt", turns: 0, contains: []string{"## Before the first prompt", "/review the parser\nplease", "↳ assistant (10:04):\nThe parser looks fine.", "_(no prompt in this session yet)_"}},
 		{fixture: "empty", turns: 0, contains: []string{"_(no prompt in this session yet)_"}},
+		{fixture: "working-state", turns: 1,
+			contains: []string{"\n## Working state\n\n- Open tasks: [~] Fix TestRetry · [ ] Update the README · [ ] Document the retry policy [#t12] · [~] Benchmark the backoff [#t14]   [#t17]\n",
+				"\n- Plan: Retry plan   [#t2]\n", "\n- Files changed: nb/a.ipynb [#t8] · /etc/outside.conf [#t7] · fetch/fetch.go ×2 [#t6] · fetch/retry.go [#t5]\n",
+				"\n- Checks: go vet ./... — exit 0 [#t10] · go test ./... — exit 1 [#t9] (passed before at [#t4])\n",
+				"\n- Commits: 3f9c2ab fetch: retry three times [#t11]\n\n## Original request\n"},
+		},
+		{fixture: "working-state-hostile", turns: 1,
+			contains:  []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL"},
+			forbidden: []string{"SECRET", "<private", "abcdef1", "pkg05/"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
