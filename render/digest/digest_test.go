@@ -37,7 +37,7 @@ func TestLine(t *testing.T) {
 		{"BashOk", cwd, done(call("Bash", `{"command":"cd /home/dev/proj && go vet ./..."}`), ""), "Bash: go vet ./... — ok"},
 		{"BashInterrupted", cwd, failed(call("Bash", `{"command":"sleep 9"}`), interrupted), "Bash: sleep 9 — interrupted"},
 		{"BashRejected", cwd, failed(call("Bash", `{"command":"git push"}`), rejection), "Bash: git push — rejected"},
-		{"BashMultiline", cwd, done(call("Bash", `{"command":"set -e\nmake"}`), ""), "Bash: set -e … — ok"},
+		{"BashMultiline", cwd, done(call("Bash", `{"command":"set -e\n\n  make\n"}`), ""), "Bash: set -e ⏎ make — ok"},
 		{"BashExitFailureLine", cwd, failed(call("Bash", `{"command":"make test"}`), "Exit code 2\n=== RUN   TestParse\n    parse_test.go:9: got 1\n--- FAIL: TestParse (0.00s)\nFAIL"), "Bash: make test — exit 2: parse_test.go:9: got 1"},
 		{"BashExitFailureWord", cwd, failed(call("Bash", `{"command":"go build"}`), "Exit code 1\ngo: downloading x v1.0.0\nbuild failed: no space left"), "Bash: go build — exit 1: build failed: no space left"},
 		{"BashExitFirstLine", cwd, failed(call("Bash", `{"command":"diff a b"}`), "Exit code 1\n< x\n> y"), "Bash: diff a b — exit 1: < x"},

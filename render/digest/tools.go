@@ -354,8 +354,9 @@ func describeBash(c *Call, cwd string, ok bool) description {
 	return d
 }
 
-// command is the first line of a shell command, without a leading
-// "cd <cwd> && ", and " …" when more lines follow.
+// command is a shell command on one line, without a leading "cd <cwd> &&
+// ": its lines joined by " ⏎ " (a script's second line, after a comment
+// or a variable, is often the command itself), bounded.
 func command(cmd, cwd string) string {
 	cmd = strings.TrimSpace(privacy.Strip(cmd))
 	if dir := trimSeparators(cwd); dir != "" {
@@ -363,12 +364,20 @@ func command(cmd, cwd string) string {
 			cmd = strings.TrimSpace(rest)
 		}
 	}
-	line, rest, _ := strings.Cut(cmd, "\n")
-	s := clean(line, salientMax)
-	if strings.TrimSpace(rest) != "" && s != "" {
-		s = bound(s, salientMax-2) + " …"
+	if !strings.Contains(cmd, "\n") {
+		return clean(cmd, salientMax)
 	}
-	return s
+	var b strings.Builder
+	for line := range strings.Lines(prefix(cmd, 4*salientMax+16)) {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(" ⏎ ")
+		}
+		b.WriteString(line)
+	}
+	return clean(b.String(), salientMax)
 }
 
 // cutCd cuts a leading "cd <dir> && " from cmd, dir bare or quoted.
