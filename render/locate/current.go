@@ -164,6 +164,46 @@ func Sessions(ctx context.Context, env Env, cwd string) []SessionRef {
 		}
 		byID[s.ContentSessionID] = &SessionRef{ID: s.ContentSessionID, Modified: s.LastActivity, Stored: true}
 	}
+	return sortRefs(byID)
+}
+
+// AllSessions lists the sessions of every project, as [Sessions] does for
+// one: the transcripts directly inside each folder under
+// <config>/projects/, newest first, then the Claude Code sessions
+// claude-mem stored that have no transcript.
+func AllSessions(ctx context.Context, env Env) []SessionRef {
+	byID := map[string]*SessionRef{}
+	entries, _ := os.ReadDir(env.ProjectsDir())
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		for _, r := range transcriptsIn(filepath.Join(env.ProjectsDir(), e.Name())) {
+			if prev, ok := byID[r.ID]; !ok || r.Modified.After(prev.Modified) {
+				byID[r.ID] = &r
+			}
+		}
+	}
+	if db, err := claudemem.Open(ctx, env.DBPath()); err == nil {
+		list, _ := db.Sessions(ctx, "")
+		db.Close()
+		for _, s := range list {
+			if s.Platform != "" && s.Platform != "claude" || !ValidID(s.ContentSessionID) {
+				continue
+			}
+			if r, ok := byID[s.ContentSessionID]; ok {
+				r.Stored = true
+				continue
+			}
+			byID[s.ContentSessionID] = &SessionRef{ID: s.ContentSessionID, Modified: s.LastActivity, Stored: true}
+		}
+	}
+	return sortRefs(byID)
+}
+
+// sortRefs lists refs newest first, transcripts before stored-only
+// sessions.
+func sortRefs(byID map[string]*SessionRef) []SessionRef {
 	out := make([]SessionRef, 0, len(byID))
 	for _, r := range byID {
 		out = append(out, *r)

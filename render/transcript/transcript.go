@@ -183,6 +183,11 @@ type ReadOptions struct {
 	// session wants TodoWrite, Task, ExitPlanMode and Bash). The calls kept
 	// are in Transcript.Captured.
 	CaptureTools func(name string) bool
+	// OnCaptured, when set, receives each captured call as its result
+	// arrives, in file order, instead of Transcript.Captured keeping it (a
+	// search of a large transcript looks at each call once); calls that
+	// never get a result stay in Captured.
+	OnCaptured func(i int, d *ToolDetail)
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
 	UntilFirstPrompt bool
@@ -265,7 +270,7 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newParser(!o.NoDigests)
-	p.capture, p.captureTool = o.Capture, o.CaptureTools
+	p.capture, p.captureTool, p.onCaptured = o.Capture, o.CaptureTools, o.OnCaptured
 	p.session = o.Session
 	if p.capture == nil && p.captureTool != nil {
 		p.capture = map[int]*ToolDetail{}
@@ -740,6 +745,7 @@ type parser struct {
 	capture  map[int]*ToolDetail
 	// captureTool also captures the calls of the tools it accepts.
 	captureTool func(name string) bool
+	onCaptured  func(i int, d *ToolDetail)
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
 	speculate bool
@@ -1017,6 +1023,10 @@ func (p *parser) result(r *toolResult) {
 			r.text, r.decoded = resultText(r.raw), true
 		}
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
+		if p.onCaptured != nil {
+			delete(p.capture, i)
+			p.onCaptured(i, d)
+		}
 	}
 	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result

@@ -115,6 +115,35 @@ func TestCaptureTools(t *testing.T) {
 	}
 }
 
+// TestOnCaptured: a call with a result goes to OnCaptured once, in file
+// order, and not into Captured; a call without one stays in Captured.
+func TestOnCaptured(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second call whose result never comes.
+	data = append(data, []byte(`{"type":"assistant","uuid":"ffffffff-0000-4000-8000-000000000009","sessionId":"s","timestamp":"2026-01-05T11:00:00Z",`+
+		`"message":{"role":"assistant","id":"msg_x","content":[{"type":"tool_use","id":"toolu_x","name":"Bash","input":{"command":"sleep"}}]}}`+"\n")...)
+	var got []int
+	tr, err := ReadFrom(bytes.NewReader(data), &ReadOptions{CaptureTools: func(string) bool { return true },
+		OnCaptured: func(i int, d *ToolDetail) {
+			if !d.HasResult || !strings.Contains(d.Result, "main.go") {
+				t.Errorf("call %d handed over as %+v", i, d)
+			}
+			got = append(got, i)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != 0 {
+		t.Errorf("OnCaptured got calls %v, want [0]", got)
+	}
+	if d := tr.Captured[1]; len(tr.Captured) != 1 || d == nil || d.HasResult || d.Name != "Bash" {
+		t.Errorf("Captured = %+v, want only the call without a result", tr.Captured)
+	}
+}
+
 // TestEntries: every line read but a blank one is an entry, malformed,
 // oversized, of an unknown type or the torn tail, whatever the file holds.
 func TestEntries(t *testing.T) {

@@ -1,0 +1,289 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"time"
+
+	"bottle/render/claudemem"
+	"bottle/render/transcript"
+)
+
+// Index bounds.
+const (
+	// DefaultMaxBytes is how much record text an index keeps by default.
+	DefaultMaxBytes = 48 << 20
+	// maxCachedFile is the largest transcript whose records are kept;
+	// larger ones are streamed at every search.
+	maxCachedFile = 64 << 20
+)
+
+// Index keeps the records of recently searched sources in memory, each
+// with the size and modification time its source had when it was read: a
+// source that changed since is read again (a transcript by its own file;
+// the records from claude-mem's database by the database file and its
+// write-ahead log). It keeps at most MaxBytes of record text, dropping the
+// least recently used sources first. An Index is safe for concurrent use;
+// a nil *Index keeps nothing.
+type Index struct {
+	// MaxBytes bounds the record text kept (0: DefaultMaxBytes).
+	MaxBytes int
+
+	mu     sync.Mutex
+	trans  map[string]*entry // by transcript path
+	stored map[string]*entry // by session id
+	db     stamp             // of the database the stored entries came from
+	bytes  int
+	clock  int64
+	turns  map[string]turnCount
+}
+
+// stamp identifies a state of a file (or of a database and its log).
+type stamp struct {
+	size, walSize int64
+	mod, walMod   time.Time
+	ok            bool
+}
+
+func statStamp(path string) stamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return stamp{}
+	}
+	return stamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+}
+
+func dbStamp(path string) stamp {
+	s := statStamp(path)
+	if w := statStamp(path + "-wal"); w.ok {
+		s.walSize, s.walMod = w.size, w.mod
+	}
+	return s
+}
+
+// entry is the records of one source, being read until done is closed.
+type entry struct {
+	done  chan struct{}
+	st    stamp
+	recs  []Record
+	info  transcriptInfo
+	err   error
+	bytes int
+	used  int64
+}
+
+func (ix *Index) maxBytes() int {
+	if ix.MaxBytes > 0 {
+		return ix.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+// transcript hands every record of src's transcript to emit.
+func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
+	st := statStamp(src.Transcript)
+	if ix == nil || !st.ok || st.size > maxCachedFile {
+		m.eager = true
+		defer func() { m.eager = false }()
+		_, err := transcriptRecords(ctx, src.Transcript, src.ID, m.add)
+		return err
+	}
+	e, err := ix.get(ctx, &ix.trans, src.Transcript, st, func() ([]Record, transcriptInfo, error) {
+		var recs []Record
+		info, err := transcriptRecords(ctx, src.Transcript, src.ID, func(r Record) { recs = append(recs, r) })
+		if err == nil && statStamp(src.Transcript) != st {
+			err = errStale
+		}
+		return recs, info, err
+	})
+	if err != nil {
+		return err
+	}
+	for i := range e.recs {
+		m.add(e.recs[i])
+	}
+	return nil
+}
+
+// checkDB drops the stored records when the database changed, and returns
+// its stamp.
+func (ix *Index) checkDB(path string) stamp {
+	st := dbStamp(path)
+	if ix == nil {
+		return st
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if st != ix.db {
+		for _, e := range ix.stored {
+			ix.bytes -= e.bytes
+		}
+		ix.stored, ix.db = nil, st
+	}
+	return st
+}
+
+// stored hands every record claude-mem holds of src to emit: observations
+// and summaries, and stored prompts when src has no transcript.
+func (ix *Index) storedRecs(ctx context.Context, db *claudemem.DB, st stamp, src Source, emit func(Record)) error {
+	read := func() ([]Record, transcriptInfo, error) {
+		s, err := db.Session(ctx, src.ID)
+		if errors.Is(err, claudemem.ErrNoSession) {
+			return nil, transcriptInfo{}, nil
+		}
+		if err != nil {
+			return nil, transcriptInfo{}, err
+		}
+		var recs []Record
+		storedRecords(s, src.Transcript == "", func(r Record) { recs = append(recs, r) })
+		return recs, transcriptInfo{prompts: len(s.Prompts)}, nil
+	}
+	if ix == nil || !st.ok {
+		recs, _, err := read()
+		for i := range recs {
+			emit(recs[i])
+		}
+		return err
+	}
+	key := src.ID
+	if src.Transcript == "" {
+		key += "\x00stored-only"
+	}
+	e, err := ix.get(ctx, &ix.stored, key, st, read)
+	if err != nil {
+		return err
+	}
+	for i := range e.recs {
+		emit(e.recs[i])
+	}
+	return nil
+}
+
+// get returns the fresh entry of key in *m, reading it with read when
+// missing or stale; concurrent callers of one key share one read.
+func (ix *Index) get(ctx context.Context, m *map[string]*entry, key string, st stamp,
+	read func() ([]Record, transcriptInfo, error)) (*entry, error) {
+	ix.mu.Lock()
+	if *m == nil {
+		*m = map[string]*entry{}
+	}
+	ix.clock++
+	if e, ok := (*m)[key]; ok && e.st == st {
+		e.used = ix.clock
+		ix.mu.Unlock()
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if e.err == nil {
+			return e, nil
+		}
+		// A failed read is not kept: read again.
+		ix.mu.Lock()
+	}
+	if old, ok := (*m)[key]; ok {
+		ix.bytes -= old.bytes
+	}
+	e := &entry{done: make(chan struct{}), st: st, used: ix.clock}
+	(*m)[key] = e
+	ix.mu.Unlock()
+
+	e.recs, e.info, e.err = read()
+	for i := range e.recs {
+		e.bytes += len(e.recs[i].Text) + len(e.recs[i].low)
+	}
+	ix.mu.Lock()
+	if (*m)[key] == e {
+		if e.err != nil || e.bytes > ix.maxBytes() {
+			delete(*m, key)
+		} else {
+			ix.bytes += e.bytes
+			ix.evict()
+		}
+	}
+	ix.mu.Unlock()
+	close(e.done)
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e, nil
+}
+
+// evict drops the least recently used entries while the index holds more
+// than its bound.
+func (ix *Index) evict() {
+	for ix.bytes > ix.maxBytes() {
+		var oldM map[string]*entry
+		var oldK string
+		var old *entry
+		for _, m := range []map[string]*entry{ix.trans, ix.stored} {
+			for k, e := range m {
+				if e.bytes > 0 && (old == nil || e.used < old.used) {
+					oldM, oldK, old = m, k, e
+				}
+			}
+		}
+		if old == nil {
+			return
+		}
+		delete(oldM, oldK)
+		ix.bytes -= old.bytes
+	}
+}
+
+// Bytes is the record text the index holds.
+func (ix *Index) Bytes() int {
+	if ix == nil {
+		return 0
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.bytes
+}
+
+// turnCount is a transcript's count of genuine prompts at a stamp.
+type turnCount struct {
+	st stamp
+	n  int
+}
+
+// Prompts is the number of genuine prompts (turns) in the transcript at
+// path: from the index when it holds the transcript unchanged, else read
+// (and remembered at the file's size and modification time).
+func (ix *Index) Prompts(ctx context.Context, path string) (int, error) {
+	st := statStamp(path)
+	if ix != nil && st.ok {
+		ix.mu.Lock()
+		e := ix.trans[path]
+		tc, ok := ix.turns[path]
+		ix.mu.Unlock()
+		if e != nil && e.st == st {
+			select {
+			case <-e.done:
+				if e.err == nil {
+					return e.info.prompts, nil
+				}
+			default:
+			}
+		}
+		if ok && tc.st == st {
+			return tc.n, nil
+		}
+	}
+	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{NoDigests: true})
+	if err != nil {
+		return 0, err
+	}
+	if ix != nil && st.ok && statStamp(path) == st {
+		ix.mu.Lock()
+		if ix.turns == nil {
+			ix.turns = map[string]turnCount{}
+		}
+		ix.turns[path] = turnCount{st: st, n: t.Prompts}
+		ix.mu.Unlock()
+	}
+	return t.Prompts, nil
+}
