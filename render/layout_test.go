@@ -30,7 +30,7 @@ var moduleImports = map[string][]string{
 	"render/internal/jsonscan": {},
 	"render/locate":            {"render/claudemem", "render/privacy", "render/transcript"},
 	"render/privacy":           {},
-	"render/search":            {"render/claudemem", "render/internal/jsonscan", "render/privacy", "render/transcript"},
+	"render/search":            {"render/claudemem", "render/internal/jsonscan", "render/locate", "render/privacy", "render/transcript"},
 	"render/transcript":        {"render/digest", "render/internal/jsonscan", "render/privacy"},
 	"internal/atomicfile":      {},
 	"internal/claudesettings":  {"internal/atomicfile"},

@@ -219,16 +219,13 @@ func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResu
 		sources = []search.Source{{ID: s.id, Transcript: s.transcript}}
 		where = "session " + s.String()
 	default:
-		refs := locate.AllSessions(ctx, d.Env)
 		where = "every project"
 		if a.scope == "project" {
-			refs = locate.Sessions(ctx, d.Env, d.Cwd)
 			where = "every session of the project " + d.Cwd
 		}
-		for _, r := range refs {
-			src := search.Source{ID: r.ID}
-			if r.Transcript != "" {
-				p, msg := confineTranscript(d.Env, r.Transcript)
+		for _, src := range search.ScopeSources(ctx, d.Env, a.scope, d.Cwd) {
+			if src.Transcript != "" {
+				p, msg := confineTranscript(d.Env, src.Transcript)
 				if msg != "" {
 					notes = append(notes, msg)
 					continue

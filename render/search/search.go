@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bottle/render/claudemem"
+	"bottle/render/locate"
 )
 
 // Limits of a page of hits.
@@ -255,6 +256,22 @@ func matchesFile(paths []string, file string) bool {
 		}
 	}
 	return false
+}
+
+// ScopeSources lists the sessions of a scope wider than one session:
+// "project", every session of the project at cwd ([locate.Sessions]);
+// "all", every project's ([locate.AllSessions]). Transcripts come from
+// <config>/projects/ only (regular files directly in a project folder).
+func ScopeSources(ctx context.Context, env locate.Env, scope, cwd string) []Source {
+	refs := locate.AllSessions(ctx, env)
+	if scope == "project" {
+		refs = locate.Sessions(ctx, env, cwd)
+	}
+	out := make([]Source, len(refs))
+	for i, r := range refs {
+		out[i] = Source{ID: r.ID, Transcript: r.Transcript}
+	}
+	return out
 }
 
 // errStale: a source changed while it was read.
