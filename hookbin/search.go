@@ -69,20 +69,34 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 		kinds = append(kinds, sk)
 	}
+	o := search.Options{Query: q, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset, DBPath: *db}
+	if o.DBPath == "" {
+		o.DBPath = env.DBPath()
+	}
+	if o.DBPath != "" {
+		h, err := claudemem.Open(ctx, o.DBPath)
+		switch {
+		case err == nil:
+			defer h.Close()
+			o.DB = h
+		case *db != "" || !errors.Is(err, os.ErrNotExist):
+			fmt.Fprintf(stderr, "hookbin: claude-mem's database not searched: %v\n", err)
+		}
+	}
 	cwd, _ := os.Getwd()
 	var sources []search.Source
 	scope := "session"
 	switch {
 	case *all:
 		scope = "all"
-		sources = search.ScopeSources(ctx, env, "all", cwd)
+		sources = search.ScopeSources(ctx, env, o.DB, "all", cwd)
 	case *project != "":
 		scope = "project"
 		dir, err := filepath.Abs(*project)
 		if err != nil {
 			return err
 		}
-		sources = search.ScopeSources(ctx, env, "project", dir)
+		sources = search.ScopeSources(ctx, env, o.DB, "project", dir)
 	default:
 		id := *session
 		if id == "" {
@@ -99,21 +113,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 		sources = []search.Source{{ID: id, Transcript: src.Transcript}}
 	}
-	o := search.Options{Query: q, Sources: sources, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset}
-	o.DBPath = *db
-	if o.DBPath == "" {
-		o.DBPath = env.DBPath()
-	}
-	if o.DBPath != "" {
-		h, err := claudemem.Open(ctx, o.DBPath)
-		switch {
-		case err == nil:
-			defer h.Close()
-			o.DB = h
-		case *db != "" || !errors.Is(err, os.ErrNotExist):
-			fmt.Fprintf(stderr, "hookbin: claude-mem's database not searched: %v\n", err)
-		}
-	}
+	o.Sources = sources
 	res, err := search.Search(ctx, nil, o)
 	if err != nil {
 		return err

@@ -86,7 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	dbs := &tools.DBCache{}
 	defer dbs.Close()
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{}}, versionString())
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}}, versionString())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)

@@ -207,36 +207,8 @@ func cut(s string, n int) string {
 
 // searchHistory runs a checked search and lays out the page.
 func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResult {
-	var sources []search.Source
-	var where string
+	o := search.Options{Query: a.q, Kinds: a.kinds, File: a.file, Limit: a.limit, Offset: a.offset, DBPath: d.Env.DBPath()}
 	var notes []string
-	switch a.scope {
-	case "session":
-		s, bad := d.resolveSession(ctx, a.id, "")
-		if bad != nil {
-			return bad
-		}
-		sources = []search.Source{{ID: s.id, Transcript: s.transcript}}
-		where = "session " + s.String()
-	default:
-		where = "every project"
-		if a.scope == "project" {
-			where = "every session of the project " + d.Cwd
-		}
-		for _, src := range search.ScopeSources(ctx, d.Env, a.scope, d.Cwd) {
-			if src.Transcript != "" {
-				p, msg := confineTranscript(d.Env, src.Transcript)
-				if msg != "" {
-					notes = append(notes, msg)
-					continue
-				}
-				src.Transcript = p
-			}
-			sources = append(sources, src)
-		}
-	}
-	o := search.Options{Query: a.q, Sources: sources, Kinds: a.kinds, File: a.file, Limit: a.limit, Offset: a.offset,
-		DBPath: d.Env.DBPath()}
 	if o.DBPath != "" {
 		if _, err := os.Stat(o.DBPath); err == nil {
 			db, release, err := d.openDB(ctx, o.DBPath)
@@ -246,6 +218,32 @@ func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResu
 				defer release()
 				o.DB = db
 			}
+		}
+	}
+	var where string
+	switch a.scope {
+	case "session":
+		s, bad := d.resolveSession(ctx, a.id, "")
+		if bad != nil {
+			return bad
+		}
+		o.Sources = []search.Source{{ID: s.id, Transcript: s.transcript}}
+		where = "session " + s.String()
+	default:
+		where = "every project"
+		if a.scope == "project" {
+			where = "every session of the project " + d.Cwd
+		}
+		for _, src := range search.ScopeSources(ctx, d.Env, o.DB, a.scope, d.Cwd) {
+			if src.Transcript != "" {
+				p, msg := confineTranscript(d.Env, src.Transcript)
+				if msg != "" {
+					notes = append(notes, msg)
+					continue
+				}
+				src.Transcript = p
+			}
+			o.Sources = append(o.Sources, src)
 		}
 	}
 	res, err := search.Search(ctx, d.Index, o)

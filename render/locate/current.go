@@ -149,6 +149,17 @@ type SessionRef struct {
 // [ClaudeMemProject]) that have no transcript. A missing or unreadable
 // database is skipped: listing is best effort.
 func Sessions(ctx context.Context, env Env, cwd string) []SessionRef {
+	db, err := claudemem.Open(ctx, env.DBPath())
+	if err != nil {
+		return SessionsWith(ctx, env, nil, cwd)
+	}
+	defer db.Close()
+	return SessionsWith(ctx, env, db, cwd)
+}
+
+// SessionsWith is [Sessions] with claude-mem's database open already (nil:
+// transcripts only).
+func SessionsWith(ctx context.Context, env Env, db *claudemem.DB, cwd string) []SessionRef {
 	byID := map[string]*SessionRef{}
 	for _, dir := range ProjectDirs(env, cwd) {
 		for _, r := range transcriptsIn(dir) {
@@ -157,21 +168,17 @@ func Sessions(ctx context.Context, env Env, cwd string) []SessionRef {
 			}
 		}
 	}
-	for _, s := range storedSessions(ctx, env, cwd) {
-		if r, ok := byID[s.ContentSessionID]; ok {
-			r.Stored = true
-			continue
-		}
-		byID[s.ContentSessionID] = &SessionRef{ID: s.ContentSessionID, Modified: s.LastActivity, Stored: true}
+	if cwd != "" {
+		addStored(ctx, db, ClaudeMemProject(cwd), byID)
 	}
 	return sortRefs(byID)
 }
 
-// AllSessions lists the sessions of every project, as [Sessions] does for
-// one: the transcripts directly inside each folder under
-// <config>/projects/, newest first, then the Claude Code sessions
-// claude-mem stored that have no transcript.
-func AllSessions(ctx context.Context, env Env) []SessionRef {
+// AllSessions lists the sessions of every project, as [SessionsWith] does
+// for one: the transcripts directly inside each folder under
+// <config>/projects/, newest first, then the Claude Code sessions claude-mem
+// stored that have no transcript (db nil: none).
+func AllSessions(ctx context.Context, env Env, db *claudemem.DB) []SessionRef {
 	byID := map[string]*SessionRef{}
 	entries, _ := os.ReadDir(env.ProjectsDir())
 	for _, e := range entries {
@@ -184,21 +191,31 @@ func AllSessions(ctx context.Context, env Env) []SessionRef {
 			}
 		}
 	}
-	if db, err := claudemem.Open(ctx, env.DBPath()); err == nil {
-		list, _ := db.Sessions(ctx, "")
-		db.Close()
-		for _, s := range list {
-			if s.Platform != "" && s.Platform != "claude" || !ValidID(s.ContentSessionID) {
-				continue
-			}
-			if r, ok := byID[s.ContentSessionID]; ok {
-				r.Stored = true
-				continue
-			}
-			byID[s.ContentSessionID] = &SessionRef{ID: s.ContentSessionID, Modified: s.LastActivity, Stored: true}
-		}
-	}
+	addStored(ctx, db, "", byID)
 	return sortRefs(byID)
+}
+
+// addStored marks the sessions of byID that claude-mem stored for project
+// ("" = every project) and adds those without a transcript; a nil or
+// unreadable database adds nothing.
+func addStored(ctx context.Context, db *claudemem.DB, project string, byID map[string]*SessionRef) {
+	if db == nil {
+		return
+	}
+	list, err := db.Sessions(ctx, project)
+	if err != nil {
+		return
+	}
+	for _, s := range list {
+		if s.Platform != "" && s.Platform != "claude" || !ValidID(s.ContentSessionID) {
+			continue
+		}
+		if r, ok := byID[s.ContentSessionID]; ok {
+			r.Stored = true
+			continue
+		}
+		byID[s.ContentSessionID] = &SessionRef{ID: s.ContentSessionID, Modified: s.LastActivity, Stored: true}
+	}
 }
 
 // sortRefs lists refs newest first, transcripts before stored-only

@@ -259,13 +259,16 @@ func matchesFile(paths []string, file string) bool {
 }
 
 // ScopeSources lists the sessions of a scope wider than one session:
-// "project", every session of the project at cwd ([locate.Sessions]);
-// "all", every project's ([locate.AllSessions]). Transcripts come from
+// "project", every session of the project at cwd ([locate.SessionsWith]);
+// "all", every project's ([locate.AllSessions]); the sessions claude-mem
+// alone holds come from db (nil: none). Transcripts come from
 // <config>/projects/ only (regular files directly in a project folder).
-func ScopeSources(ctx context.Context, env locate.Env, scope, cwd string) []Source {
-	refs := locate.AllSessions(ctx, env)
+func ScopeSources(ctx context.Context, env locate.Env, db *claudemem.DB, scope, cwd string) []Source {
+	var refs []locate.SessionRef
 	if scope == "project" {
-		refs = locate.Sessions(ctx, env, cwd)
+		refs = locate.SessionsWith(ctx, env, db, cwd)
+	} else {
+		refs = locate.AllSessions(ctx, env, db)
 	}
 	out := make([]Source, len(refs))
 	for i, r := range refs {
