@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -90,14 +91,7 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 		_, err := transcriptRecords(ctx, src.Transcript, src.ID, m.add)
 		return err
 	}
-	e, err := ix.get(ctx, &ix.trans, src.Transcript, st, func() ([]Record, transcriptInfo, error) {
-		var recs []Record
-		info, err := transcriptRecords(ctx, src.Transcript, src.ID, func(r Record) { recs = append(recs, r) })
-		if err == nil && statStamp(src.Transcript) != st {
-			err = errStale
-		}
-		return recs, info, err
-	})
+	e, err := ix.transcriptEntry(ctx, src, st)
 	if err != nil {
 		return err
 	}
@@ -105,6 +99,56 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 		m.add(e.recs[i])
 	}
 	return nil
+}
+
+// transcriptEntry is the entry of src's transcript at stamp st.
+func (ix *Index) transcriptEntry(ctx context.Context, src Source, st stamp) (*entry, error) {
+	return ix.get(ctx, &ix.trans, src.Transcript, st, func() ([]Record, transcriptInfo, error) {
+		var recs []Record
+		info, err := transcriptRecords(ctx, src.Transcript, src.ID, func(r Record) { recs = append(recs, r) })
+		if err == nil && statStamp(src.Transcript) != st {
+			err = errStale
+		}
+		return recs, info, err
+	})
+}
+
+// prefetch reads the sources a search will want into the index, on up to
+// GOMAXPROCS goroutines for transcripts and one for claude-mem's records,
+// while the search goes through them in order (it waits for each entry in
+// flight): a transcript's records are built on one core, so reading
+// several at once uses the others.
+func (ix *Index) prefetch(ctx context.Context, o Options, dbst stamp, transcripts, stored bool) {
+	if transcripts {
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		go func() {
+			for _, src := range o.Sources {
+				st := statStamp(src.Transcript)
+				if src.Transcript == "" || !st.ok || st.size > maxCachedFile {
+					continue
+				}
+				select {
+				case sem <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				go func() {
+					defer func() { <-sem }()
+					ix.transcriptEntry(ctx, src, st)
+				}()
+			}
+		}()
+	}
+	if stored && o.DB != nil && dbst.ok {
+		go func() {
+			for _, src := range o.Sources {
+				if ctx.Err() != nil {
+					return
+				}
+				ix.storedEntry(ctx, o.DB, dbst, src)
+			}
+		}()
+	}
 }
 
 // checkDB drops the stored records when the database changed, and returns
@@ -128,30 +172,14 @@ func (ix *Index) checkDB(path string) stamp {
 // stored hands every record claude-mem holds of src to emit: observations
 // and summaries, and stored prompts when src has no transcript.
 func (ix *Index) storedRecs(ctx context.Context, db *claudemem.DB, st stamp, src Source, emit func(Record)) error {
-	read := func() ([]Record, transcriptInfo, error) {
-		s, err := db.Session(ctx, src.ID)
-		if errors.Is(err, claudemem.ErrNoSession) {
-			return nil, transcriptInfo{}, nil
-		}
-		if err != nil {
-			return nil, transcriptInfo{}, err
-		}
-		var recs []Record
-		storedRecords(s, src.Transcript == "", func(r Record) { recs = append(recs, r) })
-		return recs, transcriptInfo{prompts: len(s.Prompts)}, nil
-	}
 	if ix == nil || !st.ok {
-		recs, _, err := read()
+		recs, _, err := readStored(ctx, db, src)
 		for i := range recs {
 			emit(recs[i])
 		}
 		return err
 	}
-	key := src.ID
-	if src.Transcript == "" {
-		key += "\x00stored-only"
-	}
-	e, err := ix.get(ctx, &ix.stored, key, st, read)
+	e, err := ix.storedEntry(ctx, db, st, src)
 	if err != nil {
 		return err
 	}
@@ -159,6 +187,29 @@ func (ix *Index) storedRecs(ctx context.Context, db *claudemem.DB, st stamp, src
 		emit(e.recs[i])
 	}
 	return nil
+}
+
+// storedEntry is the entry of src's records in claude-mem at stamp st.
+func (ix *Index) storedEntry(ctx context.Context, db *claudemem.DB, st stamp, src Source) (*entry, error) {
+	key := src.ID
+	if src.Transcript == "" {
+		key += "\x00stored-only"
+	}
+	return ix.get(ctx, &ix.stored, key, st, func() ([]Record, transcriptInfo, error) { return readStored(ctx, db, src) })
+}
+
+// readStored reads src's records in claude-mem.
+func readStored(ctx context.Context, db *claudemem.DB, src Source) ([]Record, transcriptInfo, error) {
+	s, err := db.Session(ctx, src.ID)
+	if errors.Is(err, claudemem.ErrNoSession) {
+		return nil, transcriptInfo{}, nil
+	}
+	if err != nil {
+		return nil, transcriptInfo{}, err
+	}
+	var recs []Record
+	storedRecords(s, src.Transcript == "", func(r Record) { recs = append(recs, r) })
+	return recs, transcriptInfo{prompts: len(s.Prompts)}, nil
 }
 
 // get returns the fresh entry of key in *m, reading it with read when

@@ -85,12 +85,16 @@ func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
 	if ix != nil && o.DB != nil {
 		dbst = ix.checkDB(o.DBPath)
 	}
+	wantT, wantS := m.wants(KindPrompt, KindAssistant, KindTool), o.DB != nil && m.wants(KindObservation, KindSummary, KindPrompt)
+	if ix != nil {
+		ix.prefetch(ctx, o, dbst, wantT && len(o.Sources) > 1, wantS)
+	}
 	for _, src := range o.Sources {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		res.Sessions++
-		if src.Transcript != "" && m.wants(KindPrompt, KindAssistant, KindTool) {
+		if src.Transcript != "" && wantT {
 			if err := ix.transcript(ctx, src, m); err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -98,7 +102,7 @@ func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
 				res.Notes = append(res.Notes, fmt.Sprintf("session %s: %v", src.ID, err))
 			}
 		}
-		if o.DB != nil && m.wants(KindObservation, KindSummary, KindPrompt) {
+		if wantS {
 			if err := ix.storedRecs(ctx, o.DB, dbst, src, m.add); err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
