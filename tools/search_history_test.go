@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"bottle/render/claudemem/memtest"
 	"bottle/render/search"
 )
 
@@ -422,4 +423,38 @@ func TestListSessions(t *testing.T) {
 	wantContains(t, wantOK(t, call(t, c, "list_sessions", map[string]any{"project": "/elsewhere"})), "Sessions of the project /elsewhere")
 	wantError(t, call(t, c, "list_sessions", map[string]any{"limit": 0}), "limit must be between 1 and 200")
 	wantError(t, call(t, c, "list_sessions", map[string]any{"offset": 5}), "past the end")
+}
+
+// TestSearchHistoryIndexInvalidation: the server's index notices a
+// transcript that grew and a database that changed.
+func TestSearchHistoryIndexInvalidation(t *testing.T) {
+	f := searchFixture(t)
+	c := newClient(t, f.deps)
+	find := func(q string) []string {
+		t.Helper()
+		return hits(wantOK(t, call(t, c, "search_history", map[string]any{"query": q, "session_id": sidA})))
+	}
+	if got := find("brandnewword"); len(got) != 0 {
+		t.Fatalf("before: %v", got)
+	}
+	path := filepath.Join(f.projDir, sidA+".jsonl")
+	a := &jl{sid: sidA, cwd: f.cwd, t: time.Date(2026, 1, 5, 11, 0, 0, 0, time.UTC), n: 1000}
+	a.prompt("a third prompt with brandnewword")
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.Write(a.bytes())
+	fh.Close()
+	if got := find("brandnewword"); !slices.Equal(got, []string{"u3"}) {
+		t.Errorf("after the transcript grew: %v, want [u3]", got)
+	}
+	w := memtest.Writer(t, f.deps.Env.DBPath())
+	if _, err := w.Exec(`INSERT INTO observations (id, memory_session_id, project, type, title, prompt_number, created_at, created_at_epoch, content_hash)
+		VALUES (7003, 'mem-a', 'proj', 'discovery', 'dbnewword found', 2, 'x', 1767607700000, 'h3')`); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("dbnewword"); !slices.Equal(got, []string{"7003"}) {
+		t.Errorf("after the database changed: %v, want [7003]", got)
+	}
 }
