@@ -89,14 +89,14 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 	switch {
 	case *all:
 		scope = "all"
-		sources = search.ScopeSources(ctx, env, o.DB, "all", cwd)
+		sources = noIndex.ScopeSources(ctx, env, o.DB, o.DBPath, "all", cwd)
 	case *project != "":
 		scope = "project"
 		dir, err := filepath.Abs(*project)
 		if err != nil {
 			return err
 		}
-		sources = search.ScopeSources(ctx, env, o.DB, "project", dir)
+		sources = noIndex.ScopeSources(ctx, env, o.DB, o.DBPath, "project", dir)
 	default:
 		id := *session
 		if id == "" {
@@ -114,7 +114,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		sources = []search.Source{{ID: id, Transcript: src.Transcript}}
 	}
 	o.Sources = sources
-	res, err := search.Search(ctx, nil, o)
+	res, err := search.Search(ctx, noIndex, o)
 	if err != nil {
 		return err
 	}
@@ -148,6 +148,9 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 	}
 	return nil
 }
+
+// noIndex: a command searches once, so it keeps nothing.
+var noIndex *search.Index
 
 // jsonHit is one hit of --json.
 type jsonHit struct {

@@ -234,7 +234,7 @@ func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResu
 		if a.scope == "project" {
 			where = "every session of the project " + d.Cwd
 		}
-		for _, src := range search.ScopeSources(ctx, d.Env, o.DB, a.scope, d.Cwd) {
+		for _, src := range d.Index.ScopeSources(ctx, d.Env, o.DB, o.DBPath, a.scope, d.Cwd) {
 			if src.Transcript != "" {
 				p, msg := confineTranscript(d.Env, src.Transcript)
 				if msg != "" {

@@ -149,17 +149,20 @@ type SessionRef struct {
 // [ClaudeMemProject]) that have no transcript. A missing or unreadable
 // database is skipped: listing is best effort.
 func Sessions(ctx context.Context, env Env, cwd string) []SessionRef {
-	db, err := claudemem.Open(ctx, env.DBPath())
-	if err != nil {
-		return SessionsWith(ctx, env, nil, cwd)
+	var stored []claudemem.SessionInfo
+	if db, err := claudemem.Open(ctx, env.DBPath()); err == nil && cwd != "" {
+		stored, _ = db.Sessions(ctx, ClaudeMemProject(cwd))
+		db.Close()
+	} else if err == nil {
+		db.Close()
 	}
-	defer db.Close()
-	return SessionsWith(ctx, env, db, cwd)
+	return SessionsWith(env, stored, cwd)
 }
 
-// SessionsWith is [Sessions] with claude-mem's database open already (nil:
+// SessionsWith is [Sessions] with claude-mem's sessions of the project
+// listed already (claudemem.DB.Sessions of [ClaudeMemProject](cwd); nil:
 // transcripts only).
-func SessionsWith(ctx context.Context, env Env, db *claudemem.DB, cwd string) []SessionRef {
+func SessionsWith(env Env, stored []claudemem.SessionInfo, cwd string) []SessionRef {
 	byID := map[string]*SessionRef{}
 	for _, dir := range ProjectDirs(env, cwd) {
 		for _, r := range transcriptsIn(dir) {
@@ -168,17 +171,15 @@ func SessionsWith(ctx context.Context, env Env, db *claudemem.DB, cwd string) []
 			}
 		}
 	}
-	if cwd != "" {
-		addStored(ctx, db, ClaudeMemProject(cwd), byID)
-	}
+	addStored(stored, byID)
 	return sortRefs(byID)
 }
 
 // AllSessions lists the sessions of every project, as [SessionsWith] does
 // for one: the transcripts directly inside each folder under
-// <config>/projects/, newest first, then the Claude Code sessions claude-mem
-// stored that have no transcript (db nil: none).
-func AllSessions(ctx context.Context, env Env, db *claudemem.DB) []SessionRef {
+// <config>/projects/, newest first, then the Claude Code sessions of stored
+// (claudemem.DB.Sessions of every project) that have no transcript.
+func AllSessions(env Env, stored []claudemem.SessionInfo) []SessionRef {
 	byID := map[string]*SessionRef{}
 	entries, _ := os.ReadDir(env.ProjectsDir())
 	for _, e := range entries {
@@ -191,22 +192,14 @@ func AllSessions(ctx context.Context, env Env, db *claudemem.DB) []SessionRef {
 			}
 		}
 	}
-	addStored(ctx, db, "", byID)
+	addStored(stored, byID)
 	return sortRefs(byID)
 }
 
-// addStored marks the sessions of byID that claude-mem stored for project
-// ("" = every project) and adds those without a transcript; a nil or
-// unreadable database adds nothing.
-func addStored(ctx context.Context, db *claudemem.DB, project string, byID map[string]*SessionRef) {
-	if db == nil {
-		return
-	}
-	list, err := db.Sessions(ctx, project)
-	if err != nil {
-		return
-	}
-	for _, s := range list {
+// addStored marks the sessions of byID that claude-mem stored and adds the
+// Claude Code ones without a transcript.
+func addStored(stored []claudemem.SessionInfo, byID map[string]*SessionRef) {
+	for _, s := range stored {
 		if s.Platform != "" && s.Platform != "claude" || !ValidID(s.ContentSessionID) {
 			continue
 		}

@@ -39,6 +39,9 @@ type Index struct {
 	bytes  int
 	clock  int64
 	turns  map[string]turnCount
+	// lists are claude-mem's session listings by project ("" = all), of
+	// the database at db.
+	lists map[string][]claudemem.SessionInfo
 }
 
 // stamp identifies a state of a file (or of a database and its log).
@@ -164,9 +167,39 @@ func (ix *Index) checkDB(path string) stamp {
 		for _, e := range ix.stored {
 			ix.bytes -= e.bytes
 		}
-		ix.stored, ix.db = nil, st
+		ix.stored, ix.lists, ix.db = nil, nil, st
 	}
 	return st
+}
+
+// storedSessions lists claude-mem's sessions of project ("" = all): from
+// the index while the database at path is unchanged.
+func (ix *Index) storedSessions(ctx context.Context, db *claudemem.DB, path, project string) []claudemem.SessionInfo {
+	if ix == nil {
+		list, _ := db.Sessions(ctx, project)
+		return list
+	}
+	ix.checkDB(path)
+	ix.mu.Lock()
+	list, ok := ix.lists[project]
+	st := ix.db
+	ix.mu.Unlock()
+	if ok {
+		return list
+	}
+	list, err := db.Sessions(ctx, project)
+	if err != nil {
+		return nil
+	}
+	ix.mu.Lock()
+	if ix.db == st {
+		if ix.lists == nil {
+			ix.lists = map[string][]claudemem.SessionInfo{}
+		}
+		ix.lists[project] = list
+	}
+	ix.mu.Unlock()
+	return list
 }
 
 // stored hands every record claude-mem holds of src to emit: observations

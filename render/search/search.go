@@ -264,15 +264,24 @@ func matchesFile(paths []string, file string) bool {
 
 // ScopeSources lists the sessions of a scope wider than one session:
 // "project", every session of the project at cwd ([locate.SessionsWith]);
-// "all", every project's ([locate.AllSessions]); the sessions claude-mem
-// alone holds come from db (nil: none). Transcripts come from
+// "all", every project's ([locate.AllSessions]). The sessions claude-mem
+// alone holds come from db (nil: none), listed once per state of the
+// database at dbPath when ix is set. Transcripts come from
 // <config>/projects/ only (regular files directly in a project folder).
-func ScopeSources(ctx context.Context, env locate.Env, db *claudemem.DB, scope, cwd string) []Source {
+func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem.DB, dbPath, scope, cwd string) []Source {
+	project := ""
+	if scope == "project" {
+		project = locate.ClaudeMemProject(cwd)
+	}
+	var stored []claudemem.SessionInfo
+	if db != nil {
+		stored = ix.storedSessions(ctx, db, dbPath, project)
+	}
 	var refs []locate.SessionRef
 	if scope == "project" {
-		refs = locate.SessionsWith(ctx, env, db, cwd)
+		refs = locate.SessionsWith(env, stored, cwd)
 	} else {
-		refs = locate.AllSessions(ctx, env, db)
+		refs = locate.AllSessions(env, stored)
 	}
 	out := make([]Source, len(refs))
 	for i, r := range refs {
