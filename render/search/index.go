@@ -89,7 +89,9 @@ func (ix *Index) maxBytes() int {
 func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 	st := statStamp(src.Transcript)
 	if ix == nil || !st.ok || st.size > maxCachedFile {
-		m.eager = true
+		// Hits of a large transcript get their snippets at once, so that
+		// its text is not kept; a small one's text may be.
+		m.eager = !st.ok || st.size > maxCachedFile
 		defer func() { m.eager = false }()
 		_, err := transcriptRecords(ctx, src.Transcript, src.ID, m.add)
 		return err
