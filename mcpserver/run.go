@@ -86,6 +86,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	dbs := &tools.DBCache{}
 	defer dbs.Close()
+	// Opened while the client initializes, for the first search or expansion.
+	go dbs.Warm(ctx, env.DBPath())
 	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}}, versionString())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
