@@ -103,7 +103,11 @@ func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *
 		return mcp.NewToolResultError(fmt.Sprintf("offset %d is past the end: the project has %d sessions; start at offset 0", offset, len(list)))
 	}
 	end := min(offset+limit, len(list))
-	for _, l := range list[offset:end] {
+	for i, l := range list[offset:end] {
+		if b.Len() > DefaultPageChars-3000 {
+			end = offset + i // the rest on the next page
+			break
+		}
 		turns := "? turns"
 		switch {
 		case l.TranscriptPath != "":
@@ -135,9 +139,7 @@ func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *
 		}
 		fmt.Fprintf(&b, "- %s · %s · %s · %s · %s · %s — %s\n", l.ID, l.Mode, when, turns, obs, bottle, oneLine(first))
 	}
-	for _, n := range notes {
-		fmt.Fprintf(&b, "note: %s\n", oneLine(n))
-	}
+	writeNotes(&b, notes)
 	switch {
 	case end < len(list):
 		fmt.Fprintf(&b, "[sessions %d–%d of %d · more: next list_sessions {\"project\":%q,\"offset\":%d}]\n", offset+1, end, len(list), dir, end)

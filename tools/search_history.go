@@ -272,11 +272,24 @@ func searchReport(a searchArgs, where string, res *search.Result, notes []string
 		size += len(line)
 		shown++
 	}
-	for _, n := range notes {
-		fmt.Fprintf(&b, "note: %s\n", cut(oneLine(n), 400))
-	}
+	writeNotes(&b, notes)
 	b.WriteString(searchFooter(a, res, shown))
 	return b.String()
+}
+
+// maxNotes is how many notes a result shows.
+const maxNotes = 5
+
+// writeNotes writes the first maxNotes notes, a line each, and how many
+// more there were.
+func writeNotes(b *strings.Builder, notes []string) {
+	for i, n := range notes {
+		if i == maxNotes {
+			fmt.Fprintf(b, "note: … and %d more\n", len(notes)-maxNotes)
+			break
+		}
+		fmt.Fprintf(b, "note: %s\n", cut(oneLine(n), 400))
+	}
 }
 
 // searchFooter is the last line: the hits shown, the next page's arguments

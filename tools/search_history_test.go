@@ -458,3 +458,25 @@ func TestSearchHistoryIndexInvalidation(t *testing.T) {
 		t.Errorf("after the database changed: %v, want [7003]", got)
 	}
 }
+
+// TestResultsUnderCap: a page of 200 long hits and a list of 200 sessions
+// stay under 25,000 characters, and the footers say where to go on.
+func TestResultsUnderCap(t *testing.T) {
+	f := newFixture(t)
+	for i := range 200 {
+		a := &jl{sid: fmt.Sprintf("%08d-0000-4000-8000-000000000000", i), cwd: f.cwd, t: time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)}
+		a.prompt(strings.Repeat("filler words ", 30) + "needle " + strings.Repeat("more words ", 30) + fmt.Sprint(i))
+		f.writeTranscript(t, a.sid, a.bytes(), fixedNow.Add(time.Duration(i)*time.Second))
+	}
+	f.deps.Index = &search.Index{}
+	c := newClient(t, f.deps)
+	got := wantOK(t, call(t, c, "search_history", map[string]any{"query": "needle", "scope": "project", "limit": 200}))
+	n := len(hits(got))
+	if utf8.RuneCountInString(got) > DefaultPageChars || n == 0 || n == 200 || !strings.Contains(got, fmt.Sprintf(`"offset": %d`, n)) {
+		t.Errorf("search page: %d characters, %d hits, footer %q", utf8.RuneCountInString(got), n, got[strings.LastIndex(got, "["):])
+	}
+	list := wantOK(t, call(t, c, "list_sessions", map[string]any{"limit": 200}))
+	if utf8.RuneCountInString(list) > DefaultPageChars || !strings.Contains(list, "more: next list_sessions") {
+		t.Errorf("list page: %d characters, footer %q", utf8.RuneCountInString(list), list[strings.LastIndex(list, "["):])
+	}
+}
