@@ -105,7 +105,9 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 				return fmt.Errorf("no --session given and no current session: %w", err)
 			}
 			id = cid
-			fmt.Fprintf(stderr, "hookbin: searching session %s, the newest of %s (--session, --project or --all for others)\n", id, cwd)
+			if !*asJSON { // --json prints hits only
+				fmt.Fprintf(stdout, "session: %s (none given: the newest of %s; --session, --project or --all for others)\n", id, cwd)
+			}
 		}
 		src, err := locate.Find(env, id, "", "")
 		if err != nil {
