@@ -104,7 +104,8 @@ func scenario(t *testing.T, w *world, mem bool) {
 	// fire on startup; its Stop hook writes the first bottle.
 	r := w.claudeRun("first", prompt1, runOpts{},
 		turn{name: "read plan", when: classMain, check: func(r *request) error {
-			for _, tool := range []string{"mcp__bottle__read_bottle", "mcp__bottle__expand_observation", "mcp__bottle__render_bottle"} {
+			for _, tool := range []string{"mcp__bottle__read_bottle", "mcp__bottle__expand_observation", "mcp__bottle__render_bottle",
+				"mcp__bottle__search_history", "mcp__bottle__list_sessions"} {
 				if !r.hasTool(tool) {
 					return fmt.Errorf("bottle's MCP tool %s is not offered to the model", tool)
 				}
@@ -132,6 +133,19 @@ func scenario(t *testing.T, w *world, mem bool) {
 	}
 	if mem {
 		w.createMemDB(sid, r.start)
+	}
+
+	// 1b. A fresh session picks the first one up with bottle's MCP prompt
+	// (Claude Code offers it as a slash command): the model gets the
+	// fresh-session pointer to the first session's bottle as the user
+	// message.
+	r = w.claudeRun("continue", "/mcp__bottle__continue_session "+sid, runOpts{},
+		turn{name: "continue", when: classMain, check: func(r *request) error {
+			return bodyHas(r, "# [bottle] Endless Mode — session continuation", bottleOf(sid)+"   (session "+sid+")",
+				"This conversation starts without it", "Current task")
+		}, reply: []block{text("Picked up the session.")}})
+	if r.session == sid {
+		t.Errorf("step continue: ran in session %s, want a fresh one", sid)
 	}
 
 	// 2. Resume before any compaction: the hook injects nothing (Claude Code

@@ -369,17 +369,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 	if err != nil {
 		return hookResult{mode: res.Mode}, err
 	}
-	task, generated := currentTask(res)
-	ptr := render.Pointer(render.PointerInput{
-		BottlePath:    bottle,
-		SessionID:     res.SessionID,
-		Mode:          res.Mode,
-		CurrentTask:   task,
-		TaskGenerated: generated,
-		NeedsPaging:   res.NeedsPaging,
-		LastActive:    res.LastActivity,
-		Now:           h.now,
-	})
+	ptr := res.PointerFor(bottle, h.now, false)
 	answer, err := sessionStartAnswer(ptr)
 	if err != nil {
 		return hookResult{mode: res.Mode}, err
@@ -502,26 +492,4 @@ func missing(path string) error {
 		return nil
 	}
 	return locate.ErrNoTranscript
-}
-
-// currentTask is the raw text of the pointer's "Current task:" line (SPEC
-// §4.1): claude-mem's latest session summary, else the last genuine prompt.
-// With both, the summary wins unless the prompt is newer: claude-mem writes a
-// summary when a turn ends, so after an auto-compaction in the middle of a
-// turn the latest summary describes the turn before.
-func currentTask(res *render.Result) (task string, generated bool) {
-	sum := ""
-	if s := res.LatestSummary; s != nil {
-		sum = render.SummaryTask(s.Request, s.NextSteps)
-	}
-	switch {
-	case sum == "":
-		return res.LastPrompt, false
-	case res.LastPrompt == "" || res.TranscriptPath == "":
-		return sum, true // reconstructed mode: the summaries are the record
-	}
-	if res.LastPromptTime.After(res.LatestSummary.Time) {
-		return res.LastPrompt, false
-	}
-	return sum, true
 }

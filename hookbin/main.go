@@ -1,6 +1,7 @@
 // Command hookbin is bottle's hook and command-line binary: Claude Code hooks
 // (session-start, stop, session-end) and the commands render, list, expand,
-// install, uninstall and doctor. main only maps run's error to an exit code.
+// search, install, uninstall and doctor. main only maps run's error to an
+// exit code.
 //
 // The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
 // stdin, exit 0 whatever happens, print nothing on stdout but the JSON
@@ -14,7 +15,7 @@
 // hookbin is an adapter: it finds things with render/locate, renders and
 // expands with render, stores with render/bottles and edits Claude Code's
 // settings with internal/claudesettings. It may import those, render/claudemem
-// (doctor's database check) and internal/hooklog.
+// (doctor's database check), render/search (search) and internal/hooklog.
 package main
 
 import (

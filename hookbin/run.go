@@ -36,6 +36,7 @@ Commands:
   render [SESSION|FILE.jsonl]  render a bottle (render --help for flags)
   list [--project DIR]         list sessions with a transcript and/or claude-mem records
   expand ID... [--session S]   print the full record behind [#id]s
+  search QUERY [--project DIR | --all]  search sessions' whole records (search --help)
   install / uninstall          register bottle's hooks and MCP server in Claude Code
   doctor                       check what is found, registered and working
   version (-v, --version)      print the version
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runList(ctx, rest, env, stdout, stderr)
 	case "expand":
 		return runExpand(ctx, rest, env, stdout, stderr)
+	case "search":
+		return runSearch(ctx, rest, env, stdout, stderr)
 	case "install":
 		return runInstall(ctx, rest, env, stdout, stderr)
 	case "uninstall":

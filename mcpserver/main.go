@@ -20,6 +20,7 @@ import (
 )
 
 func main() {
+	setMemoryPolicy()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -80,7 +80,7 @@ func TestSubprocess(t *testing.T) {
 		t.Errorf("initialize = %s %+v", ir.ProtocolVersion, ir.ServerInfo)
 	}
 	lr, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil || len(lr.Tools) != 3 {
+	if err != nil || len(lr.Tools) != 5 {
 		t.Fatalf("tools/list = %v, %v", lr, err)
 	}
 	req := mcp.CallToolRequest{}

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/render/locate"
+	"bottle/render/search"
 	"bottle/tools"
 )
 
@@ -30,6 +31,11 @@ for the Claude Code sessions of the working directory's project:
   render_bottle       render a session's bottle into the bottles folder
   read_bottle         read a bottle page by page
   expand_observation  full claude-mem records behind [#id] lines
+  search_history      ranked search over sessions' whole records
+  list_sessions       a project's sessions, newest first
+
+and the prompt continue_session (/mcp__bottle__continue_session ID), which
+picks up any past session in a fresh context,
 
 Claude Code starts it: register it with "hookbin install", or use the
 repository's .mcp.json. Nothing is written to stderr in normal operation;
@@ -80,7 +86,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	dbs := &tools.DBCache{}
 	defer dbs.Close()
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs}, versionString())
+	// Opened while the client initializes, for the first search or expansion.
+	go dbs.Warm(ctx, env.DBPath())
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}}, versionString())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)

@@ -47,6 +47,10 @@ var structural = []string{
 	"- Lines tagged [#id]",
 	"- This record is",
 	"[bottle ",
+	// search_history's and list_sessions' footers (their hit lines start
+	// with "- [#").
+	"[search ",
+	"[sessions ",
 	"## #",
 	"## [#",
 }

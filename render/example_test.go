@@ -56,7 +56,7 @@ func ExampleExpand() {
 	// u1: List the Go files in this project.
 	// t1: tool: Glob
 	// t9: no such tool call (the session has 1)
-	// x1: not a bottle id (ids look like 102401, #102401, t17, u3, a3)
+	// x1: not a bottle id (ids look like 102401, #102401, t17, u3, a3, s12)
 }
 
 // Ids are read as the bottle writes them, with or without '#', in either

@@ -22,13 +22,15 @@ import (
 type IDKind int
 
 // Id kinds: an observation ("102401"), a tool call ("t17"), a turn's user
-// words ("u3") or its assistant reply ("a3").
+// words ("u3") or its assistant reply ("a3"), a claude-mem session summary
+// ("s12", search_history's hits name them).
 const (
 	IDInvalid IDKind = iota
 	IDObservation
 	IDTool
 	IDUser
 	IDAssistant
+	IDSummary
 )
 
 // idLetters are the kind letters of ids that are not observations, in the
@@ -36,7 +38,7 @@ const (
 var idLetters = []struct {
 	letter byte
 	kind   IDKind
-}{{'t', IDTool}, {'u', IDUser}, {'a', IDAssistant}}
+}{{'t', IDTool}, {'u', IDUser}, {'a', IDAssistant}, {'s', IDSummary}}
 
 // The id grammar: an optional '#', then 1–18 digits (an observation) or a
 // kind letter in either case and 1–9 digits.
@@ -57,7 +59,7 @@ var IDPattern = func() string {
 }()
 
 // IDExamples is how the ids a bottle shows look, for messages.
-const IDExamples = "102401, #102401, t17, u3, a3"
+const IDExamples = "102401, #102401, t17, u3, a3, s12"
 
 // ParseID reads an id as the bottle writes it, with or without '#'
 // ("#102401", "t17", "#u3", " T17 "). It returns its kind, its canonical
@@ -146,6 +148,7 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 		obs            []int64
 		tools          = map[int]*transcript.ToolDetail{}
 		needTranscript bool
+		needSummaries  bool
 		nums           = make([]int64, len(ids))
 	)
 	for i, raw := range ids {
@@ -162,6 +165,8 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 				tools[int(n-1)] = nil
 			}
 			needTranscript = true
+		case IDSummary:
+			needSummaries = true
 		default:
 			needTranscript = true
 		}
@@ -176,8 +181,8 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 		t, b = tr, fromTranscript(tr)
 	}
 	st := storeLookup{missing: func(string) string { return "" }}
-	if len(obs) > 0 || (needTranscript && b == nil && o.SessionID != "") {
-		st = lookUpStored(ctx, o, obs, needTranscript && b == nil)
+	if len(obs) > 0 || (needTranscript && b == nil || needSummaries) && o.SessionID != "" {
+		st = lookUpStored(ctx, o, obs, needTranscript && b == nil || needSummaries)
 	}
 	if b == nil && st.session != nil {
 		b, _ = fromStored(st.session)
@@ -210,6 +215,8 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			default:
 				e.Found, e.Text = true, formatTool(tools[int(n-1)], loc)
 			}
+		case IDSummary:
+			e.Found, e.Text, e.Missing = summaryOf(st, o, n, loc)
 		case IDUser, IDAssistant:
 			tu := turnN(b, int(n))
 			switch {
@@ -334,14 +341,45 @@ func lookUpStored(ctx context.Context, o ExpandOptions, ids []int64, wantSession
 	return st
 }
 
+// summaryOf expands summary id n of the session: found, its text, or why
+// it was not.
+func summaryOf(st storeLookup, o ExpandOptions, n int64, loc *time.Location) (bool, string, string) {
+	switch {
+	case o.SessionID == "":
+		return false, "", "summary ids need a session; name the session"
+	case st.err != nil && errors.Is(st.err, fs.ErrNotExist):
+		return false, "", st.missing("0")
+	case st.err != nil:
+		return false, "", fmt.Sprintf("claude-mem's database could not be read (%v); try again later", st.err)
+	case st.session == nil:
+		return false, "", "claude-mem holds no records of this session"
+	}
+	for _, sm := range st.session.Summaries {
+		if sm.ID != n {
+			continue
+		}
+		var w strings.Builder
+		line := func(k, v string) { writeField(&w, k, v) }
+		w.WriteString("claude-mem session summary (generated, not verbatim)\n")
+		if sm.PromptNumber > 0 {
+			line("prompt number", strconv.Itoa(sm.PromptNumber))
+		}
+		if !sm.Created.IsZero() {
+			line("time", sm.Created.In(loc).Format(time.RFC3339))
+		}
+		for _, f := range [][2]string{{"request", sm.Request}, {"investigated", sm.Investigated}, {"learned", sm.Learned},
+			{"completed", sm.Completed}, {"next steps", sm.NextSteps}, {"notes", sm.Notes}} {
+			line(f[0], f[1])
+		}
+		return true, w.String(), ""
+	}
+	return false, "", fmt.Sprintf("no such summary of session %s (it has %d)", o.SessionID, len(st.session.Summaries))
+}
+
 // formatObservation writes a full observation record, stripped.
 func formatObservation(o claudemem.Observation, loc *time.Location) string {
 	var w strings.Builder
-	line := func(k, v string) {
-		if v = strings.TrimSpace(clean(v)); v != "" {
-			w.WriteString(k + ": " + v + "\n")
-		}
-	}
+	line := func(k, v string) { writeField(&w, k, v) }
 	list := func(k string, vs []string) {
 		var kept []string
 		for _, v := range vs {
@@ -375,6 +413,13 @@ func formatObservation(o claudemem.Observation, loc *time.Location) string {
 	list("files read", o.FilesRead)
 	list("files modified", o.FilesModified)
 	return w.String()
+}
+
+// writeField writes "k: v" and a newline when v, cleaned, is not blank.
+func writeField(w *strings.Builder, k, v string) {
+	if v = strings.TrimSpace(clean(v)); v != "" {
+		w.WriteString(k + ": " + v + "\n")
+	}
 }
 
 // formatTool writes a tool call's input and result, stripped and capped.

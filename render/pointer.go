@@ -44,6 +44,10 @@ type PointerInput struct {
 	// TaskGenerated says CurrentTask comes from claude-mem's generated
 	// summary, not from the user's words: the pointer labels it so.
 	TaskGenerated bool
+	// Fresh words the pointer for a new conversation that picks the
+	// session up (the continue_session prompt): there is no compaction
+	// summary above it to weigh the bottle against.
+	Fresh bool
 	// LastActive is the session's last activity ([Result.LastActivity]);
 	// zero leaves it out. Now is the time the pointer is written (zero: no
 	// age is worked out): a record older than [StaleAfter] gets a warning.
@@ -90,8 +94,13 @@ func Pointer(p PointerInput) string {
 			"  not your words.\n")
 		b.WriteString("- The last session summary describes where you left off; continue from there.\n")
 	} else {
-		b.WriteString("- It is the authoritative session record: verbatim conversation, with observations in place of\n" +
-			"  tool activity. Where it conflicts with the summary above, the bottle wins.\n")
+		if p.Fresh {
+			b.WriteString("- It is the authoritative session record: verbatim conversation, with observations in place of\n" +
+				"  tool activity. This conversation starts without it: the bottle is all you know of the session.\n")
+		} else {
+			b.WriteString("- It is the authoritative session record: verbatim conversation, with observations in place of\n" +
+				"  tool activity. Where it conflicts with the summary above, the bottle wins.\n")
+		}
 		b.WriteString("- The final assistant message in it was already delivered to the user. Do not repeat it or redo\n" +
 			"  work it describes as done — continue from its end state.\n")
 	}
@@ -105,6 +114,43 @@ func Pointer(p PointerInput) string {
 		b.WriteString("Current task: " + task + "\n")
 	}
 	return clampText(b.String(), PointerMaxUnits, PointerMaxLines)
+}
+
+// PointerFor is the pointer to the bottle of r written at bottlePath, at
+// time now; fresh words it for a new conversation (see PointerInput.Fresh).
+func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool) string {
+	task, generated := r.CurrentTask()
+	return Pointer(PointerInput{
+		BottlePath:    bottlePath,
+		SessionID:     r.SessionID,
+		Mode:          r.Mode,
+		CurrentTask:   task,
+		TaskGenerated: generated,
+		NeedsPaging:   r.NeedsPaging,
+		LastActive:    r.LastActivity,
+		Now:           now,
+		Fresh:         fresh,
+	})
+}
+
+// CurrentTask is what the pointer's "Current task:" line names for a
+// render: the last prompt, or claude-mem's latest summary when it is newer
+// (or the session is reconstructed); generated says it is the summary.
+func (r *Result) CurrentTask() (task string, generated bool) {
+	sum := ""
+	if s := r.LatestSummary; s != nil {
+		sum = SummaryTask(s.Request, s.NextSteps)
+	}
+	switch {
+	case sum == "":
+		return r.LastPrompt, false
+	case r.LastPrompt == "" || r.TranscriptPath == "":
+		return sum, true // reconstructed mode: the summaries are the record
+	}
+	if r.LastPromptTime.After(r.LatestSummary.Time) {
+		return r.LastPrompt, false
+	}
+	return sum, true
 }
 
 // TaskLine turns raw text into the one line shown after "Current task:":

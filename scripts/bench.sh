@@ -3,7 +3,7 @@
 #
 #   scripts/bench.sh                 # everything, N=7 runs per throughput command
 #   BENCH_N=11 BENCH_SIZE=200M scripts/bench.sh
-#   scripts/bench.sh throughput      # one part: throughput | hook | scaling | mcp | go
+#   scripts/bench.sh throughput      # one part: throughput | hook | scaling | mcp | go | search
 #   BENCH_BASE=main scripts/bench.sh throughput hook   # the working tree against a revision
 #
 # Everything is built and generated in a temp dir (removed at exit; set
@@ -41,13 +41,24 @@
 #               observations and of read_bottle over the stdio transport.
 #   go          the Go benchmarks of the reader, the renderer, the database
 #               and the hooks.
+#   search      mcpserver over stdio on a home holding the corpus's 25
+#               transcripts (each in its project's folder) and a copy of
+#               its database: search_history's first call after initialize
+#               (median over BENCH_SEARCH_STARTS server starts, default 10)
+#               and repeated calls (median of 20 different queries) at
+#               session scope (70d782f7, 4 MB), project scope (the 5
+#               sessions of /Users/soph/Work/entire/devenv/cli, ~10 MB)
+#               and all scope; list_sessions; a gentranscript -size
+#               BENCH_SEARCH_SIZE (default 400M) transcript; the server's
+#               peak RSS (VmHWM); and rg -c -i -F of the query's first word
+#               over the same raw JSONL as the floor.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 N=${BENCH_N:-11}
 SIZE=${BENCH_SIZE:-400M}
 HOOK_N=${BENCH_HOOK_N:-40}
-PARTS=${*:-throughput hook scaling mcp go}
+PARTS=${*:-throughput hook scaling mcp go search}
 CORPUS=${BOTTLE_CORPUS:-$ROOT/../shared/corpus}
 BASE=${BENCH_BASE:-}
 GO_N=${BENCH_GO_N:-5}
@@ -502,6 +513,123 @@ gobench() {
 	gotest hookbin . -benchmem
 }
 
+search() {
+	say "search: search_history and list_sessions over stdio, rg -c as the floor"
+	command -v rg >/dev/null || { echo "installing ripgrep" >&2; apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }; }
+	if [[ ! -f $CORPUS/claude-mem/corpus.db ]]; then echo "corpus absent: search part skipped"; return; fi
+	local big=$WORK/search-big.jsonl
+	gen "${BENCH_SEARCH_SIZE:-400M}" "$big"
+	python3 - "$WORK/bin/mcpserver" "$CORPUS" "$WORK/searchhome" "$big" "${BENCH_SEARCH_STARTS:-10}" <<'EOF2'
+import json, os, re, shutil, statistics, subprocess, sys, time
+server, corpus, home, big, starts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+SESSION = "70d782f7-b303-4e48-9512-6bec16c37abd"
+PROJECT = "/Users/soph/Work/entire/devenv/cli"
+BIG = "99999999-0000-4000-8000-000000000400"
+QUERIES = ["go test", "error", "checkpoint", "func", "git commit", "README", "session", "TODO", "panic", "strategy",
+           "\"go build\"", "worktree", "import", "hook", "transcript", "config -test", "lint", "main.go", "metadata", "rewind"]
+def dirname(cwd):  # locate.ProjectDirName for ASCII paths
+    return re.sub(r"[^A-Za-z0-9]", "-", cwd)
+shutil.rmtree(home, ignore_errors=True)
+proj = os.path.join(home, "proj")     # the server's working directory: the largest project's sessions
+os.makedirs(proj); os.makedirs(os.path.join(home, "mem")); os.makedirs(os.path.join(home, "bigproj"))
+projects = os.path.join(home, ".claude", "projects")
+files = {"session": [], "project": [], "all": []}
+for d in sorted(os.listdir(os.path.join(corpus, "transcripts"))):
+    full = os.path.join(corpus, "transcripts", d)
+    if not os.path.isdir(full): continue
+    for name in sorted(os.listdir(full)):
+        if not name.endswith(".jsonl"): continue
+        src = os.path.join(full, name)
+        cwd = ""
+        with open(src) as f:
+            for line in f:
+                m = re.search(r'"cwd":"([^"]*)"', line)
+                if m: cwd = m.group(1); break
+        target = proj if cwd == PROJECT else cwd
+        dst = os.path.join(projects, dirname(target))
+        os.makedirs(dst, exist_ok=True)
+        shutil.copy(src, os.path.join(dst, name))
+        files["all"].append(os.path.join(dst, name))
+        if cwd == PROJECT: files["project"].append(os.path.join(dst, name))
+        if name == SESSION + ".jsonl": files["session"].append(os.path.join(dst, name))
+# The synthetic transcript has a config folder of its own, outside the corpus's scopes.
+bigdir = os.path.join(home, "bigconfig", "projects", dirname(os.path.join(home, "bigproj")))
+os.makedirs(bigdir)
+os.link(big, os.path.join(bigdir, BIG + ".jsonl")) if os.stat(big).st_dev == os.stat(bigdir).st_dev else shutil.copy(big, os.path.join(bigdir, BIG + ".jsonl"))
+shutil.copy(os.path.join(corpus, "claude-mem", "corpus.db"), os.path.join(home, "mem", "claude-mem.db"))
+print(f"corpus: {len(files['all'])} transcripts, {sum(os.path.getsize(f) for f in files['all']) / 1e6:.1f} MB; "
+      f"project {PROJECT}: {len(files['project'])} sessions, {sum(os.path.getsize(f) for f in files['project']) / 1e6:.1f} MB; "
+      f"session {SESSION[:8]}: {os.path.getsize(files['session'][0]) / 1e6:.1f} MB; synthetic {os.path.getsize(big) / 1e6:.0f} MB")
+env = dict(os.environ, HOME=home, CLAUDE_CONFIG_DIR=home + "/.claude", CLAUDE_MEM_DATA_DIR=home + "/mem", BOTTLE_DIR="")
+class Server:
+    def __init__(self, cwd, config=None):
+        e = dict(env, CLAUDE_CONFIG_DIR=config) if config else env
+        self.p = subprocess.Popen([server], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=e, cwd=cwd)
+        self.rid = 0
+        self.rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}})
+        self.rpc("notifications/initialized", {}, True)
+    def rpc(self, method, params, notify=False):
+        msg = {"jsonrpc": "2.0", "method": method, "params": params}
+        if not notify:
+            self.rid += 1; msg["id"] = self.rid
+        self.p.stdin.write((json.dumps(msg) + "\n").encode()); self.p.stdin.flush()
+        if notify: return None
+        line = self.p.stdout.readline(); r = json.loads(line)
+        if r.get("id") != self.rid or "error" in r: sys.exit(f"{method}: {line[:300]!r}")
+        return r["result"]
+    def call(self, name, args):
+        t = time.perf_counter(); r = self.rpc("tools/call", {"name": name, "arguments": args}); ms = (time.perf_counter() - t) * 1000
+        if r.get("isError"): sys.exit(f"{name} {args}: {r}")
+        return ms, r["content"][0]["text"]
+    def hwm(self):
+        with open(f"/proc/{self.p.pid}/status") as f:
+            return int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1)) / 1024
+    def close(self):
+        h = self.hwm(); self.p.stdin.close(); self.p.wait(); return h
+def rg(paths, q):
+    word = q.replace('"', "").split()[0]
+    t = time.perf_counter(); subprocess.run(["rg", "-c", "-i", "-F", "--", word] + paths, stdout=subprocess.DEVNULL); return (time.perf_counter() - t) * 1000
+rows, hwm = [], []
+scopes = [("session 70d782f7 (4 MB)", {"session_id": SESSION}, files["session"], proj, 10, 2),
+          ("project (5 sessions, 10 MB)", {"scope": "project"}, files["project"], proj, 30, 3),
+          ("all (25 sessions, 35 MB, + claude-mem)", {"scope": "all"}, files["all"], proj, 60, 5)]
+for name, args, paths, cwd, tfirst, trep in scopes:
+    first = []
+    for i in range(starts):
+        s = Server(cwd); ms, text = s.call("search_history", dict(args, query="checkpoint")); first.append(ms); hwm.append(s.close())
+    s = Server(cwd); s.call("search_history", dict(args, query="checkpoint"))
+    rep = []
+    hits = 0
+    for q in QUERIES:
+        ms, text = s.call("search_history", dict(args, query=q)); rep.append(ms)
+        m = re.search(r": ([0-9,]+) of ([0-9,]+) records matched", text); hits += int(m.group(1).replace(",", ""))
+    m = re.search(r"of ([0-9,]+) records matched", text)
+    hwm.append(s.close())
+    floor = statistics.median(rg(paths, q) for q in QUERIES)
+    rows.append((name, statistics.median(first), tfirst, statistics.median(rep), trep, floor, m.group(1), hits))
+# list_sessions
+lf = []
+for i in range(starts):
+    s = Server(proj); ms, _ = s.call("list_sessions", {}); lf.append(ms); hwm.append(s.close())
+s = Server(proj); s.call("list_sessions", {}); lr = [s.call("list_sessions", {})[0] for _ in range(20)]; hwm.append(s.close())
+# the synthetic transcript
+bf, bh = [], []
+for i in range(min(starts, 3)):
+    s = Server(os.path.join(home, "bigproj"), os.path.join(home, "bigconfig")); ms, text = s.call("search_history", {"query": "checkpoint"}); bf.append(ms); bh.append(s.close())
+bfloor = statistics.median(rg([os.path.join(bigdir, BIG + ".jsonl")], q) for q in QUERIES[:5])
+print()
+print("| search_history over stdio | first after initialize, median ms | target | repeated, median of 20 queries ms | target | rg -c floor, median ms | records | hits of the 20 |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for name, f, tf, r, tr, fl, recs, hits in rows:
+    print(f"| {name} | {f:.1f} | ≤ {tf} | {r:.2f} | ≤ {tr} | {fl:.1f} | {recs} | {hits} |")
+print(f"| synthetic {os.path.getsize(big) / 1e6:.0f} MB transcript{' (streamed: over 64 MB)' if os.path.getsize(big) > 64 << 20 else ''} | {statistics.median(bf):.0f} | ≤ 1000 | — | — | {bfloor:.0f} | | |")
+print()
+print(f"list_sessions (project, 5 sessions): first after initialize {statistics.median(lf):.1f} ms, repeated {statistics.median(lr):.2f} ms (target ≤ 20)")
+print(f"mcpserver peak RSS (VmHWM) on the corpus: max {max(hwm):.1f} MB, median {statistics.median(hwm):.1f} MB (target ≤ 64); "
+      f"with the synthetic transcript {max(bh):.1f} MB")
+EOF2
+}
+
 for part in $PARTS; do
 	case $part in
 	throughput) throughput ;;
@@ -509,6 +637,7 @@ for part in $PARTS; do
 	scaling) scaling ;;
 	mcp) mcp ;;
 	go) gobench ;;
-	*) echo "unknown part $part (throughput, hook, scaling, mcp, go)" >&2; exit 2 ;;
+	search) search ;;
+	*) echo "unknown part $part (throughput, hook, scaling, mcp, go, search)" >&2; exit 2 ;;
 	esac
 done

@@ -75,3 +75,14 @@ func (d Deps) openDB(ctx context.Context, path string) (db *claudemem.DB, releas
 	}
 	return db, func() { db.Close() }, nil
 }
+
+// Warm opens the database at path, if it exists, so that the first call
+// that needs it finds it open (opening reads the schema: milliseconds).
+func (c *DBCache) Warm(ctx context.Context, path string) {
+	if path == "" {
+		return
+	}
+	if _, err := os.Stat(path); err == nil {
+		c.get(ctx, path) // an error is the first call's to report
+	}
+}

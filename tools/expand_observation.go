@@ -22,7 +22,7 @@ const maxIDs = 50
 
 const expandObservationDesc = `Returns the full records behind [#id] lines of a bottle.
 
-An observation id (102401 or #102401) expands to claude-mem's record: type, title, subtitle, narrative, facts, concepts, files read and modified, prompt number and time. A tool-call id (t17) expands to the call's input and result from the transcript (capped, with a note of the cut); a turn id expands to that turn's user words (u3) or assistant reply (a3), verbatim — this is how folded turns are read. Record text is indented by two spaces.
+An observation id (102401 or #102401) expands to claude-mem's record: type, title, subtitle, narrative, facts, concepts, files read and modified, prompt number and time. A tool-call id (t17) expands to the call's input and result from the transcript (capped, with a note of the cut); a turn id expands to that turn's user words (u3) or assistant reply (a3), verbatim — this is how folded turns are read; a summary id (s12, from search_history) to claude-mem's generated session summary. Record text is indented by two spaces.
 
 Only observations of the session are returned: ids of other sessions, unknown ids and malformed ids are named with the reason, and the records that were found are returned (partial success). Private text is removed. At most 50 ids per call; a result is kept under 25,000 characters, and ids left out for size are named so you can ask again.
 
@@ -43,7 +43,7 @@ func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithArray("ids", mcp.Required(), mcp.MinItems(1), mcp.MaxItems(maxIDs),
 			mcp.WithStringItems(mcp.Pattern(render.IDPattern)),
 			mcp.Description(`Ids from the bottle's [#id] tags and folded lines: observations ("102401" or "#102401"), `+
-				`tool calls ("t17": input and result), a turn's user words ("u3") or assistant reply ("a3"), verbatim.`)),
+				`tool calls ("t17": input and result), a turn's user words ("u3") or assistant reply ("a3"), verbatim, claude-mem summaries ("s12").`)),
 		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
 		mcp.WithSchemaAdditionalProperties(false),
 	)
@@ -191,7 +191,8 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 		if x.Observation != nil {
 			rec = formatObservation(*x.Observation, d)
 		} else {
-			what := map[render.IDKind]string{render.IDTool: "tool call", render.IDUser: "user words of turn", render.IDAssistant: "assistant reply of turn"}[x.Kind]
+			what := map[render.IDKind]string{render.IDTool: "tool call", render.IDUser: "user words of turn",
+				render.IDAssistant: "assistant reply of turn", render.IDSummary: "claude-mem session summary"}[x.Kind]
 			// Indented like multi-line observation fields, so verbatim text
 			// cannot read as another record's heading.
 			rec = "## #" + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"

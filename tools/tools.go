@@ -1,5 +1,6 @@
-// Package tools defines bottle's MCP tools — render_bottle, read_bottle and
-// expand_observation — over package render, and the server that offers them.
+// Package tools defines bottle's MCP tools — render_bottle, read_bottle,
+// expand_observation, search_history and list_sessions — and the prompt
+// continue_session, over package render, and the server that offers them.
 //
 // Each tool lives in its own file as a constructor that closes over [Deps] and
 // returns the tool's definition and handler. Handlers are safe for concurrent
@@ -16,7 +17,7 @@
 // render and expand with render, store with render/bottles, and lay out
 // results; they hold no rendering logic of their own. The package may
 // import render, render/locate, render/bottles, render/claudemem (the
-// shared database handle) and render/privacy, and mcp-go.
+// shared database handle), render/privacy and render/search, and mcp-go.
 package tools
 
 import (
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"bottle/render/locate"
+	"bottle/render/search"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -51,6 +53,9 @@ type Deps struct {
 	// DB, when set, keeps claude-mem's database open across calls
 	// (expand_observation); nil opens it per call.
 	DB *DBCache
+	// Index, when set, keeps search records between calls
+	// (search_history, list_sessions); nil reads the sources per call.
+	Index *search.Index
 }
 
 func (d Deps) now() time.Time {
@@ -73,6 +78,8 @@ func All(d Deps) []server.ServerTool {
 		serverTool(RenderBottle(d)),
 		serverTool(ReadBottle(d)),
 		serverTool(ExpandObservation(d)),
+		serverTool(SearchHistory(d)),
+		serverTool(ListSessions(d)),
 	}
 }
 
@@ -80,15 +87,17 @@ func serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
 	return server.ServerTool{Tool: t, Handler: h}
 }
 
-// NewServer returns the bottle MCP server with every tool registered:
-// tools capability without list changes, panics in handlers recovered, and
-// [Instructions].
+// NewServer returns the bottle MCP server with every tool and the
+// continue_session prompt registered: tools and prompts capabilities
+// without list changes, panics in handlers recovered, and [Instructions].
 func NewServer(d Deps, version string) *server.MCPServer {
 	s := server.NewMCPServer("bottle", version,
 		server.WithToolCapabilities(false),
+		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
 		server.WithInstructions(strings.TrimSpace(Instructions)),
 	)
 	s.AddTools(All(d)...)
+	s.AddPrompt(ContinueSession(d))
 	return s
 }

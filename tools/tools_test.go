@@ -18,7 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/tools_list.golden.json")
+var update = flag.Bool("update", false, "rewrite the goldens under testdata/ (tools/list, prompts/list)")
 
 // TestToolsListGolden pins what the model sees of every tool: names,
 // descriptions, input schemas and annotations. Refresh with
@@ -29,12 +29,19 @@ func TestToolsListGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := json.MarshalIndent(res.Tools, "", "  ")
+	checkGolden(t, "tools_list.golden.json", "tools/list", res.Tools)
+}
+
+// checkGolden compares v, as indented JSON, with testdata/name (written
+// instead with -update).
+func checkGolden(t *testing.T, name, what string, v any) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "tools_list.golden.json")
+	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -43,10 +50,10 @@ func TestToolsListGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./tools -run TestToolsListGolden -update to create it)", err)
+		t.Fatalf("%v (run go test ./tools -run %s -update to create it)", err, t.Name())
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("tools/list differs from %s (-want +got); run with -update if intended:\n%s", path, diff)
+		t.Errorf("%s differs from %s (-want +got); run with -update if intended:\n%s", what, path, diff)
 	}
 }
 
@@ -61,6 +68,8 @@ func TestToolDefinitions(t *testing.T) {
 		"render_bottle":      {readOnly: false, destructive: false, idempotent: true},
 		"read_bottle":        {readOnly: true, idempotent: true},
 		"expand_observation": {readOnly: true, idempotent: true},
+		"search_history":     {readOnly: true, idempotent: true},
+		"list_sessions":      {readOnly: true, idempotent: true},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(res.Tools), len(want))

@@ -149,6 +149,20 @@ type SessionRef struct {
 // [ClaudeMemProject]) that have no transcript. A missing or unreadable
 // database is skipped: listing is best effort.
 func Sessions(ctx context.Context, env Env, cwd string) []SessionRef {
+	var stored []claudemem.SessionInfo
+	if db, err := claudemem.Open(ctx, env.DBPath()); err == nil && cwd != "" {
+		stored, _ = db.Sessions(ctx, ClaudeMemProject(cwd))
+		db.Close()
+	} else if err == nil {
+		db.Close()
+	}
+	return SessionsWith(env, stored, cwd)
+}
+
+// SessionsWith is [Sessions] with claude-mem's sessions of the project
+// listed already (claudemem.DB.Sessions of [ClaudeMemProject](cwd); nil:
+// transcripts only).
+func SessionsWith(env Env, stored []claudemem.SessionInfo, cwd string) []SessionRef {
 	byID := map[string]*SessionRef{}
 	for _, dir := range ProjectDirs(env, cwd) {
 		for _, r := range transcriptsIn(dir) {
@@ -157,13 +171,49 @@ func Sessions(ctx context.Context, env Env, cwd string) []SessionRef {
 			}
 		}
 	}
-	for _, s := range storedSessions(ctx, env, cwd) {
+	addStored(stored, byID)
+	return sortRefs(byID)
+}
+
+// AllSessions lists the sessions of every project, as [SessionsWith] does
+// for one: the transcripts directly inside each folder under
+// <config>/projects/, newest first, then the Claude Code sessions of stored
+// (claudemem.DB.Sessions of every project) that have no transcript.
+func AllSessions(env Env, stored []claudemem.SessionInfo) []SessionRef {
+	byID := map[string]*SessionRef{}
+	entries, _ := os.ReadDir(env.ProjectsDir())
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		for _, r := range transcriptsIn(filepath.Join(env.ProjectsDir(), e.Name())) {
+			if prev, ok := byID[r.ID]; !ok || r.Modified.After(prev.Modified) {
+				byID[r.ID] = &r
+			}
+		}
+	}
+	addStored(stored, byID)
+	return sortRefs(byID)
+}
+
+// addStored marks the sessions of byID that claude-mem stored and adds the
+// Claude Code ones without a transcript.
+func addStored(stored []claudemem.SessionInfo, byID map[string]*SessionRef) {
+	for _, s := range stored {
+		if s.Platform != "" && s.Platform != "claude" || !ValidID(s.ContentSessionID) {
+			continue
+		}
 		if r, ok := byID[s.ContentSessionID]; ok {
 			r.Stored = true
 			continue
 		}
 		byID[s.ContentSessionID] = &SessionRef{ID: s.ContentSessionID, Modified: s.LastActivity, Stored: true}
 	}
+}
+
+// sortRefs lists refs newest first, transcripts before stored-only
+// sessions.
+func sortRefs(byID map[string]*SessionRef) []SessionRef {
 	out := make([]SessionRef, 0, len(byID))
 	for _, r := range byID {
 		out = append(out, *r)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -112,6 +114,37 @@ func TestCaptureTools(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestObserve: every call of the tools asked for goes to Observe once —
+// a call with a result as it arrives, its result decoded on demand, a call
+// without one at the end — and none stays in Captured.
+func TestObserve(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second call whose result never comes.
+	data = append(data, []byte(`{"type":"assistant","uuid":"ffffffff-0000-4000-8000-000000000009","sessionId":"s","timestamp":"2026-01-05T11:00:00Z",`+
+		`"message":{"role":"assistant","id":"msg_x","content":[{"type":"tool_use","id":"toolu_x","name":"Bash","input":{"command":"sleep"}}]}}`+"\n")...)
+	var got []string
+	tr, err := ReadFrom(bytes.NewReader(data), &ReadOptions{CaptureTools: func(string) bool { return true },
+		Observe: func(i int, d *ToolDetail, result func() string) {
+			if d.Result != "" {
+				t.Errorf("call %d handed over with its result decoded", i)
+			}
+			got = append(got, fmt.Sprintf("%d %s %v %s", i, d.Name, d.HasResult, strings.ReplaceAll(result(), "\n", " ")))
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0 Glob true /home/dev/proj/main.go /home/dev/proj/util.go", "1 Bash false "}
+	if !slices.Equal(got, want) {
+		t.Errorf("observed %q, want %q", got, want)
+	}
+	if len(tr.Captured) != 0 {
+		t.Errorf("Captured = %+v, want none", tr.Captured)
 	}
 }
 

@@ -1,0 +1,294 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"bottle/render/claudemem"
+	"bottle/render/locate"
+)
+
+// Limits of a page of hits.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 200
+)
+
+// Source is one session to search.
+type Source struct {
+	ID string
+	// Transcript is the session's transcript ("" when it has none).
+	Transcript string
+}
+
+// Options say what [Search] looks for, and where.
+type Options struct {
+	Query   Query
+	Sources []Source
+	// DB is claude-mem's database, open; nil searches transcripts only.
+	DB *claudemem.DB
+	// DBPath names the database, for the index's change check.
+	DBPath string
+	// Kinds limits the records searched (nil: every kind).
+	Kinds []Kind
+	// File, when set, limits the search to tool calls whose path input is
+	// File or ends with it at a path separator.
+	File string
+	// Limit and Offset select the page of hits (Limit 0: DefaultLimit).
+	Limit, Offset int
+}
+
+// Hit is one record that matched, without its text.
+type Hit struct {
+	Session, ID string
+	Kind        Kind
+	Label       string
+	Time        time.Time
+	// Snippet is at most SnippetChars characters of the record around its
+	// first match, on one line, the match between « and ».
+	Snippet string
+	Score   float64
+	seq     int
+	// text and low are kept until the page's snippets are made; a hit of a
+	// streamed source has its snippet at once.
+	text, low string
+}
+
+// Result is one page of hits.
+type Result struct {
+	Hits []Hit
+	// Total counts every hit of the query; Records the records searched
+	// (after the kinds and file filters); Sessions the sessions read.
+	Total, Records, Sessions int
+	// Notes name sources that could not be read (the others were searched).
+	Notes []string
+}
+
+// Search runs a query over o.Sources: every record of each (see the package
+// comment), filtered by kinds and file, ranked, and cut to the page. With
+// ix, records come from (and go into) the index. A source that cannot be
+// read is named in Result.Notes; the error is for a cancelled context.
+func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
+	if len(o.Query.Terms) == 0 {
+		return nil, ErrEmptyQuery
+	}
+	m := newMatcher(o)
+	res := &Result{}
+	var dbst stamp
+	if ix != nil && o.DB != nil {
+		dbst = ix.checkDB(o.DBPath)
+	}
+	wantT, wantS := m.wants(KindPrompt, KindAssistant, KindTool), o.DB != nil && m.wants(KindObservation, KindSummary, KindPrompt)
+	if ix != nil {
+		ix.prefetch(ctx, o, dbst, wantT && len(o.Sources) > 1, wantS)
+	}
+	for _, src := range o.Sources {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res.Sessions++
+		if src.Transcript != "" && wantT {
+			if err := ix.transcript(ctx, src, m); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				res.Notes = append(res.Notes, fmt.Sprintf("session %s: %v", src.ID, err))
+			}
+		}
+		if wantS {
+			if err := ix.storedRecs(ctx, o.DB, dbst, src, m.add); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				res.Notes = append(res.Notes, fmt.Sprintf("session %s: claude-mem's database: %v", src.ID, err))
+			}
+		}
+	}
+	res.Records, res.Total = m.n, len(m.hits)
+	m.rank()
+	limit := o.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	if o.Offset < len(m.hits) {
+		res.Hits = m.hits[max(o.Offset, 0):min(max(o.Offset, 0)+limit, len(m.hits))]
+	}
+	for i := range res.Hits {
+		h := &res.Hits[i]
+		if h.Snippet == "" {
+			h.Snippet = snippet(h.text, h.low, o.Query.Terms)
+		}
+		h.text, h.low = "", ""
+	}
+	return res, nil
+}
+
+// matcher collects the hits of a query and the statistics BM25 needs.
+type matcher struct {
+	q               Query
+	terms, excluded []needle
+	kinds           map[Kind]bool // nil: all
+	file            string
+	eager           bool // make snippets as hits come (the records are not kept)
+	n               int  // records searched
+	sum             int  // their folded length
+	df              []int
+	hits            []Hit
+	// tf and lens of the hits, for scoring at the end.
+	tf   [][]int
+	lens []int
+}
+
+func newMatcher(o Options) *matcher {
+	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms))}
+	for _, t := range o.Query.Terms {
+		m.terms = append(m.terms, newNeedle(t))
+	}
+	for _, t := range o.Query.Excluded {
+		m.excluded = append(m.excluded, newNeedle(t))
+	}
+	if len(o.Kinds) > 0 {
+		m.kinds = map[Kind]bool{}
+		for _, k := range o.Kinds {
+			m.kinds[k] = true
+		}
+	}
+	if o.File != "" {
+		m.file = filepath.ToSlash(filepath.Clean(o.File))
+		m.kinds = map[Kind]bool{KindTool: true}
+	}
+	return m
+}
+
+// wants reports whether any of kinds is searched.
+func (m *matcher) wants(kinds ...Kind) bool {
+	if m.kinds == nil {
+		return true
+	}
+	for _, k := range kinds {
+		if m.kinds[k] {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *matcher) add(r Record) {
+	if m.kinds != nil && !m.kinds[r.Kind] || m.file != "" && !matchesFile(r.Paths, m.file) {
+		return
+	}
+	m.n++
+	m.sum += len(r.low)
+	all := true
+	for i, t := range m.terms {
+		if t.index(r.low) >= 0 {
+			m.df[i]++
+		} else {
+			all = false
+		}
+	}
+	if !all {
+		return
+	}
+	for _, t := range m.excluded {
+		if t.index(r.low) >= 0 {
+			return
+		}
+	}
+	tf := make([]int, len(m.q.Terms))
+	for i, t := range m.terms {
+		tf[i] = t.count(r.low)
+	}
+	h := Hit{Session: r.Session, ID: r.ID, Kind: r.Kind, Label: r.Label, Time: r.Time, seq: r.seq}
+	if m.eager {
+		h.Snippet = snippet(r.Text, r.low, m.q.Terms)
+	} else {
+		h.text, h.low = r.Text, r.low
+	}
+	m.hits = append(m.hits, h)
+	m.tf = append(m.tf, tf)
+	m.lens = append(m.lens, len(r.low))
+}
+
+// BM25's parameters, the usual ones.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// rank scores the hits by BM25 and sorts them: best first, ties newest
+// first, then by session and file order.
+func (m *matcher) rank() {
+	if len(m.hits) == 0 {
+		return
+	}
+	avg := float64(m.sum) / float64(max(m.n, 1))
+	idf := make([]float64, len(m.df))
+	for i, df := range m.df {
+		idf[i] = math.Log(1 + (float64(m.n)-float64(df)+0.5)/(float64(df)+0.5))
+	}
+	for h := range m.hits {
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(m.lens[h])/max(avg, 1))
+		s := 0.0
+		for i, tf := range m.tf[h] {
+			f := float64(tf)
+			s += idf[i] * f * (bm25K1 + 1) / (f + norm)
+		}
+		// Rounded, so that scores equal in all but float noise tie.
+		m.hits[h].Score = math.Round(s*1e9) / 1e9
+	}
+	slices.SortStableFunc(m.hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), b.Time.Compare(a.Time), strings.Compare(a.Session, b.Session),
+			cmp.Compare(a.seq, b.seq), strings.Compare(a.ID, b.ID))
+	})
+}
+
+// matchesFile reports whether a path input is file or ends with /file
+// (file cleaned, with forward slashes).
+func matchesFile(paths []string, file string) bool {
+	for _, p := range paths {
+		p = filepath.ToSlash(filepath.Clean(p))
+		if p == file || strings.HasSuffix(p, "/"+file) || !filepath.IsAbs(p) && strings.HasSuffix(file, "/"+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScopeSources lists the sessions of a scope wider than one session:
+// "project", every session of the project at cwd ([locate.SessionsWith]);
+// "all", every project's ([locate.AllSessions]). The sessions claude-mem
+// alone holds come from db (nil: none), listed once per state of the
+// database at dbPath when ix is set. Transcripts come from
+// <config>/projects/ only (regular files directly in a project folder).
+func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem.DB, dbPath, scope, cwd string) []Source {
+	project := ""
+	if scope == "project" {
+		project = locate.ClaudeMemProject(cwd)
+	}
+	var stored []claudemem.SessionInfo
+	if db != nil {
+		stored = ix.storedSessions(ctx, db, dbPath, project)
+	}
+	var refs []locate.SessionRef
+	if scope == "project" {
+		refs = locate.SessionsWith(env, stored, cwd)
+	} else {
+		refs = locate.AllSessions(env, stored)
+	}
+	out := make([]Source, len(refs))
+	for i, r := range refs {
+		out[i] = Source{ID: r.ID, Transcript: r.Transcript}
+	}
+	return out
+}
+
+// errStale: a source changed while it was read.
+var errStale = errors.New("changed while it was read")

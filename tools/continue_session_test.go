@@ -1,0 +1,76 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestPromptsListGolden pins what Claude Code sees of the prompts (it
+// offers them as /mcp__bottle__<name>). Refresh with
+// go test ./tools -run TestPromptsListGolden -update.
+func TestPromptsListGolden(t *testing.T) {
+	c := newClient(t, newFixture(t).deps)
+	res, err := c.ListPrompts(context.Background(), mcp.ListPromptsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "prompts_list.golden.json", "prompts/list", res.Prompts)
+}
+
+func getPrompt(t *testing.T, f *fixture, args map[string]string) (string, error) {
+	t.Helper()
+	c := newClient(t, f.deps)
+	req := mcp.GetPromptRequest{}
+	req.Params.Name, req.Params.Arguments = "continue_session", args
+	res, err := c.GetPrompt(context.Background(), req)
+	if err != nil {
+		return "", err
+	}
+	if len(res.Messages) != 1 || res.Messages[0].Role != mcp.RoleUser {
+		t.Fatalf("messages %+v, want one user message", res.Messages)
+	}
+	tc, ok := mcp.AsTextContent(res.Messages[0].Content)
+	if !ok {
+		t.Fatalf("content %T, want text", res.Messages[0].Content)
+	}
+	return tc.Text, nil
+}
+
+func TestContinueSession(t *testing.T) {
+	f := searchFixture(t)
+	got, err := getPrompt(t, f, map[string]string{"session_id": sidA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, got, "# [bottle] Endless Mode — session continuation\n", f.bottlePath(sidA)+"   (session "+sidA+")",
+		"This conversation starts without it", "Current task: second prompt about the gadget")
+	if strings.Contains(got, "summary above") {
+		t.Errorf("the fresh pointer speaks of a summary above it:\n%s", got)
+	}
+	if _, err := os.Stat(f.bottlePath(sidA)); err != nil {
+		t.Errorf("no bottle written: %v", err)
+	}
+	// A session only claude-mem holds: reconstructed.
+	got, err = getPrompt(t, f, map[string]string{"session_id": sidB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, got, "It is a partial reconstruction", sidB)
+	for _, tc := range []struct {
+		args map[string]string
+		want string
+	}{
+		{map[string]string{}, "needs a session_id"},
+		{map[string]string{"session_id": "../x"}, "invalid session_id"},
+		{map[string]string{"session_id": "dddddddd-0000-4000-8000-000000000000"}, "Nothing to render"},
+	} {
+		_, err := getPrompt(t, f, tc.args)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
