@@ -277,6 +277,10 @@ func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Pr
 		case len(found) == 0 && plugin.installed != "":
 			out = append(out, checkLine{statusFail, label + ": not registered: the plugin " + plugin.installed + " is installed but disabled", "enable it: claude plugin enable " + plugin.installed})
 			continue
+		case len(found) == 0 && spec.Event == "PreCompact":
+			// Optional: without it the summary is not steered, nothing breaks.
+			out = append(out, checkLine{statusWarn, label + ": not registered (the compaction summary is not steered)", "run: hookbin install (or hookbin install --scope project|local)"})
+			continue
 		case len(found) == 0:
 			out = append(out, checkLine{statusFail, label + ": not registered", "run: hookbin install (or hookbin install --scope project|local)"})
 			continue

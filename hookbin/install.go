@@ -19,9 +19,9 @@ import (
 
 const installUsage = `usage: hookbin install [--scope user|project|local] [--dry-run] [--force] [--project DIR] [--hookbin PATH] [--mcpserver PATH]
 
-Registers bottle in Claude Code: hooks SessionStart (compact|resume|fork), Stop and
-SessionEnd, which run "<hookbin> session-start|stop|session-end", and the stdio MCP
-server "bottle", which runs <mcpserver>. Every other setting, hook and MCP server is kept.
+Registers bottle in Claude Code: hooks SessionStart (compact|resume|fork), Stop,
+SessionEnd and PreCompact, which run "<hookbin> session-start|stop|session-end|pre-compact",
+and the stdio MCP server "bottle", which runs <mcpserver>. Every other setting, hook and MCP server is kept.
 A file that changes is first copied to FILE.bak-<UTC yyyymmddThhmmssZ>. Running it again
 changes nothing; running it from a new location replaces the old paths.
 
@@ -43,7 +43,7 @@ Flags:
 const uninstallUsage = `usage: hookbin uninstall [--scope user|project|local] [--dry-run] [--project DIR]
 
 Removes what "hookbin install" registered for a scope: the hook handlers that run
-"hookbin session-start|stop|session-end" (from any path) and the MCP server "bottle" when
+"hookbin session-start|stop|session-end|pre-compact" (from any path) and the MCP server "bottle" when
 its command is an mcpserver binary (a "bottle" server that runs something else, such as a
 wrapper script in a clone of bottle, is kept). Matcher groups, event lists and containers
 left empty by the removal are removed too. A file that changes is first copied to

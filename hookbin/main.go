@@ -1,5 +1,5 @@
 // Command hookbin is bottle's hook and command-line binary: Claude Code hooks
-// (session-start, stop, session-end) and the commands render, list, expand,
+// (session-start, stop, session-end, pre-compact) and the commands render, list, expand,
 // install, uninstall and doctor. main only maps run's error to an exit code.
 //
 // The hooks' contract with Claude Code (SPEC §4): read one JSON payload on

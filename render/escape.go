@@ -41,6 +41,7 @@ var structural = []string{
 	"- Lines tagged [#id]",
 	"- This record is",
 	"[bottle ",
+	steerOpening, // the PreCompact instruction
 	"## #",
 	"## [#",
 }

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"bottle/render"
 	"bottle/render/locate"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -51,6 +52,17 @@ type Deps struct {
 	// DB, when set, keeps claude-mem's database open across calls
 	// (expand_observation); nil opens it per call.
 	DB *DBCache
+	// Names are the names under which the model sees the server and its
+	// tools in this install; the zero value means: as Env's
+	// $CLAUDE_PLUGIN_ROOT says (render.NamesFor).
+	Names render.MCPNames
+}
+
+func (d Deps) names() render.MCPNames {
+	if d.Names != (render.MCPNames{}) {
+		return d.Names
+	}
+	return render.NamesFor(d.Env.Get("CLAUDE_PLUGIN_ROOT"))
 }
 
 func (d Deps) now() time.Time {
@@ -80,14 +92,21 @@ func serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
 	return server.ServerTool{Tool: t, Handler: h}
 }
 
+// ServerInstructions are [Instructions] with a last line that names the
+// tools as the model sees them in the install names describes.
+func ServerInstructions(names render.MCPNames) string {
+	return strings.TrimSpace(Instructions) + "\n\nIn this install Claude Code names the tools " + names.Tool("<tool>") +
+		" (e.g. " + names.Tool("read_bottle") + ", " + names.Tool("expand_observation") + ")."
+}
+
 // NewServer returns the bottle MCP server with every tool registered:
 // tools capability without list changes, panics in handlers recovered, and
-// [Instructions].
+// [ServerInstructions].
 func NewServer(d Deps, version string) *server.MCPServer {
 	s := server.NewMCPServer("bottle", version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
-		server.WithInstructions(strings.TrimSpace(Instructions)),
+		server.WithInstructions(ServerInstructions(d.names())),
 	)
 	s.AddTools(All(d)...)
 	return s

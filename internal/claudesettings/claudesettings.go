@@ -48,6 +48,7 @@ var bottleHooks = []Hook{
 	{Event: "SessionStart", Matcher: "compact|resume|fork", Sub: "session-start", Timeout: 10},
 	{Event: "Stop", Sub: "stop", Timeout: 5},
 	{Event: "SessionEnd", Sub: "session-end", Timeout: 2},
+	{Event: "PreCompact", Sub: "pre-compact", Timeout: 5},
 }
 
 // Hooks returns the hooks bottle registers, in the order install adds them.
