@@ -58,3 +58,39 @@ func TestPlugins(t *testing.T) {
 		t.Errorf("Plugins of unknown locations = %+v", got)
 	}
 }
+
+// FuzzPlugins: any installed_plugins.json and settings file read by
+// Plugins yields only bottle's entries, and never panics.
+func FuzzPlugins(f *testing.F) {
+	f.Add([]byte(`{"version":2,"plugins":{"bottle@bottle":[{"scope":"user","installPath":"/c","version":"0.1.0"}]}}`), []byte(`{"enabledPlugins":{"bottle@bottle":true}}`))
+	f.Add([]byte(`{"plugins":{"bottle@x":{}}}`), []byte(`{"enabledPlugins":[]}`))
+	f.Add([]byte(`[]`), []byte(``))
+	f.Fuzz(func(t *testing.T, installed, settings []byte) {
+		config := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(config, "plugins"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(config, "plugins", "installed_plugins.json"), installed, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(config, "settings.json"), settings, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := Locations{ConfigDir: config}.Plugins()
+		for _, e := range p.Enables {
+			if !IsPluginID(e.ID) {
+				t.Errorf("enable of %q", e.ID)
+			}
+		}
+		for _, in := range p.Installs {
+			if !IsPluginID(in.ID) {
+				t.Errorf("install of %q", in.ID)
+			}
+		}
+		for _, e := range p.Active() {
+			if !e.Enabled {
+				t.Errorf("active entry %+v is not enabled", e)
+			}
+		}
+	})
+}
