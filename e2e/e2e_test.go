@@ -126,7 +126,8 @@ func scenario(t *testing.T, w *world, mem bool) {
 					return fmt.Errorf("bottle's MCP tool %s is not offered to the model", tool)
 				}
 			}
-			return noPointer(r)
+			// The server's instructions name the tools as this install shows them.
+			return firstErr(noPointer(r), bodyHas(r, "In this install Claude Code names the tools "+w.mode.tool("<tool>")))
 		}, reply: []block{text("I'll read the plan."), toolUse("Read", map[string]any{"file_path": plan})}},
 		turn{name: "answer 1", when: classMain, check: func(r *request) error {
 			return resultHas(r, "Read", planContent)
@@ -320,6 +321,10 @@ func scenario(t *testing.T, w *world, mem bool) {
 	w.checkHookLog(r)
 	w.checkBottle(bottleOf(newSID), bottleWant{session: newSID, prompts: []string{prompt6}, answers: []string{answer6},
 		absent: []string{prompt1, answer1}, has: []string{"/clear"}})
+
+	if w.mode.plugin() {
+		w.pluginCommands(newSID)
+	}
 
 	// Everything else that is observable.
 	w.checkTraffic()

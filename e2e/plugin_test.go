@@ -248,3 +248,35 @@ func (w *world) checkSteerAnswer(stdout, sid string) error {
 	}
 	return nil
 }
+
+// pluginCommands runs the plugin's commands in new sessions: /bottle:doctor
+// gives the model doctor's checklist (the plugin active, nothing to
+// install), and /bottle:resume SID the session listing, after which the
+// model reads session sid's bottle through the plugin's tool. Nothing is
+// written into the plugin's data folder, which an uninstall deletes.
+func (w *world) pluginCommands(sid string) {
+	t := w.t
+	t.Helper()
+	r := w.claudeRun("cmd-doctor", "/bottle:doctor", runOpts{},
+		turn{name: "doctor report", when: classMain, check: func(r *request) error {
+			return firstErr(bodyHas(r, "✓ plugin bottle@bottle: installed (user scope", "✓ hook Stop → hookbin stop: from the plugin bottle@bottle"),
+				bodyLacks(r, "run: hookbin install"))
+		}, reply: []block{text("bottle is installed as a plugin and works.")}})
+	w.checkHooks(r, nil)
+	w.checkHookLog(r)
+
+	r = w.claudeRun("cmd-resume", "/bottle:resume "+sid, runOpts{},
+		turn{name: "resume: read", when: classMain, check: func(r *request) error {
+			return bodyHas(r, "Session asked for: "+sid, sid+" ", w.mode.tool("read_bottle"))
+		}, reply: []block{toolUse(w.mode.tool("read_bottle"), map[string]any{"session_id": sid})}},
+		turn{name: "resume: answer", when: classMain, check: func(r *request) error {
+			return resultHas(r, w.mode.tool("read_bottle"), "# Session bottle — "+sid, prompt6, answer6)
+		}, reply: []block{text("Picked up the session after the clear.")}})
+	w.checkHooks(r, nil)
+	w.checkHookLog(r)
+
+	data, _ := filepath.Glob(filepath.Join(w.home, ".claude", "plugins", "data", "*", "*"))
+	if len(data) > 0 {
+		t.Errorf("files in the plugin's data folder (an uninstall deletes them): %v", data)
+	}
+}
