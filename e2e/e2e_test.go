@@ -322,6 +322,9 @@ func scenario(t *testing.T, w *world, mem bool) {
 	w.checkBottle(bottleOf(newSID), bottleWant{session: newSID, prompts: []string{prompt6}, answers: []string{answer6},
 		absent: []string{prompt1, answer1}, has: []string{"/clear"}})
 
+	if !w.mode.steerOff {
+		w.compactFailingRender(newSID)
+	}
 	if w.mode.plugin() {
 		w.pluginCommands(newSID)
 	}

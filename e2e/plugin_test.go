@@ -280,3 +280,27 @@ func (w *world) pluginCommands(sid string) {
 		t.Errorf("files in the plugin's data folder (an uninstall deletes them): %v", data)
 	}
 }
+
+// compactFailingRender compacts session sid while no bottle can be written
+// ($BOTTLE_DIR names a file): the hooks fail quietly (exit 0, nothing on
+// stdout or stderr, an error in the log) and the summariser gets no
+// instruction from bottle.
+func (w *world) compactFailingRender(sid string) {
+	t := w.t
+	t.Helper()
+	notDir := filepath.Join(w.root, "not-a-folder")
+	if err := os.WriteFile(notDir, []byte("a file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := w.claudeRun("compact-failing", "/compact", runOpts{resume: sid, env: map[string]string{"BOTTLE_DIR": notDir}},
+		summary("FAILING-SUMMARY-6161", func(r *request) error { return bodyLacks(r, steerMark) }))
+	w.checkHooks(r, nil)
+	if !r.hookLogged("pre-compact", sid, "manual", "error") {
+		t.Errorf("step %s: pre-compact did not log its failure: %v", r.name, r.hookLines)
+	}
+	for _, ev := range r.hookResponses("PreCompact") {
+		if ev.Stdout != "" {
+			t.Errorf("step %s: PreCompact printed %q although the render failed", r.name, ev.Stdout)
+		}
+	}
+}
