@@ -44,12 +44,18 @@ for t in $targets; do
 	echo "release.sh: built $os-$arch" >&2
 done
 
-# Reproducible archive: sorted names, fixed owner and time.
-tar -C "$dist" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -czf "$out.tar.gz" "$name"
+# A reproducible archive (sorted names, fixed owner and time) where tar is
+# GNU tar; a plain one elsewhere (macOS's bsdtar has no --sort).
+if tar --version 2>/dev/null | grep -q 'GNU tar'; then
+	tar -C "$dist" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -czf "$out.tar.gz" "$name"
+else
+	tar -C "$dist" -czf "$out.tar.gz" "$name"
+fi
+sha256() { if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
 (
 	cd "$dist"
-	sha256sum "$name.tar.gz"
-	find "$name/plugin/libexec" -type f | LC_ALL=C sort | xargs sha256sum
+	sha256 "$name.tar.gz"
+	find "$name/plugin/libexec" -type f | LC_ALL=C sort | while read -r f; do sha256 "$f"; done
 ) >"$out.sha256"
 
 echo "release.sh: sizes" >&2
