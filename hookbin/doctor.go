@@ -97,6 +97,7 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 	lines = append(lines, checkHooks(regs, problems, me, g, plugin)...)
 	lines = append(lines, checkServer(regs, problems, dir, g, plugin)...)
 	lines = append(lines, checkPluginCacheBinaries(regs, loc.ConfigDir)...)
+	lines = append(lines, checkBottlesInPluginDir(env, loc.ConfigDir)...)
 	lines = append(lines, checkLastRun(env))
 	lines = append(lines, checkEndlessMode(env))
 

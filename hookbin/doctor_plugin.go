@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"bottle/internal/claudesettings"
+	"bottle/render/locate"
 )
 
 // pluginServer is how Claude Code names the MCP server of bottle's plugin.
@@ -161,4 +162,19 @@ func checkPluginCacheBinaries(regs []claudesettings.Registration, configDir stri
 	return []checkLine{{statusWarn, "settings (" + strings.Join(where, "; ") + ") run " + strings.Join(progs, ", ") +
 		", inside Claude Code's plugin folder, whose versioned copies a plugin update or uninstall orphans",
 		"use the plugin alone (hookbin uninstall --scope SCOPE), or " + build + " and run bin/hookbin install"}}
+}
+
+// checkBottlesInPluginDir flags a bottles folder inside Claude Code's
+// plugin folder: "claude plugin uninstall" deletes a plugin's data folder
+// (${CLAUDE_PLUGIN_DATA}) and update orphans its copies, bottles with them.
+func checkBottlesInPluginDir(env locate.Env, configDir string) []checkLine {
+	if configDir == "" {
+		return nil
+	}
+	plugins := filepath.Join(configDir, "plugins")
+	if dir := cleanAbs(env.BottlesDir()); within(dir, plugins) {
+		return []checkLine{{statusWarn, "bottles dir: " + dir + " is inside Claude Code's plugin folder " + plugins + ", which a plugin uninstall or update deletes",
+			"set BOTTLE_DIR (or CLAUDE_MEM_DATA_DIR) to a folder outside it"}}
+	}
+	return nil
 }

@@ -139,6 +139,14 @@ func TestDoctorPluginInstall(t *testing.T) {
 			want: [][]string{{"! settings (user: ", "run ", filepath.Join("cache", "bottle", "bottle", "0.1.0"),
 				"inside Claude Code's plugin folder, whose versioned copies a plugin update or uninstall orphans"}},
 		},
+		{
+			name: "BottlesInPluginData",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				t.Setenv("BOTTLE_DIR", filepath.Join(w.config, "plugins", "data", "bottle-bottle", "bottles"))
+			},
+			want: [][]string{{"! bottles dir: ", filepath.Join("plugins", "data", "bottle-bottle", "bottles"), "inside Claude Code's plugin folder", "set BOTTLE_DIR"}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
