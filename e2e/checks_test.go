@@ -72,7 +72,7 @@ func (w *world) checkPointer(p pointer, sid string) error {
 	} else if err == nil && !fi.Mode().IsRegular() {
 		errs = append(errs, fmt.Sprintf("bottle path %s is not a file", p.path))
 	}
-	for _, s := range []string{"expand_observation", "read_bottle", "session_id " + sid} {
+	for _, s := range []string{w.mode.tool("expand_observation"), w.mode.tool("read_bottle"), "session_id " + sid} {
 		if !strings.Contains(p.text, s) {
 			errs = append(errs, fmt.Sprintf("does not mention %q", s))
 		}
@@ -137,6 +137,12 @@ func (w *world) checkHooks(r *run, want map[string]int) map[string][]pointer {
 		if ev.ExitCode == nil || *ev.ExitCode != 0 || ev.Stderr != "" {
 			t.Errorf("step %s: hook %s: exit %v, outcome %q, stderr %q", r.name, ev.HookName, deref(ev.ExitCode), ev.Outcome, ev.Stderr)
 		}
+		if strings.HasPrefix(ev.HookName, "PreCompact") {
+			if err := w.checkSteerAnswer(ev.Stdout, r.sessionBefore()); err != nil {
+				t.Errorf("step %s: hook %s: %v", r.name, ev.HookName, err)
+			}
+			continue
+		}
 		ctx, err := hookAnswer(ev.Stdout)
 		if err != nil {
 			t.Errorf("step %s: hook %s: %v", r.name, ev.HookName, err)
@@ -193,6 +199,18 @@ func (r *run) sessionBefore() string {
 func (w *world) checkHookLog(r *run) {
 	t := w.t
 	t.Helper()
+	// Nothing ran twice: a plugin and a settings install side by side would
+	// run every hook twice (Claude Code dedupes neither).
+	seen := map[string]int{}
+	for _, l := range r.hookLines {
+		if l.hook == "mcpserver" {
+			continue
+		}
+		k := l.hook + " " + l.session + " " + l.val
+		if seen[k]++; seen[k] == 2 {
+			t.Errorf("step %s: hook %s ran more than once for session %s %s=%s: %v", r.name, l.hook, l.session, l.key, l.val, r.hookLines)
+		}
+	}
 	for _, l := range r.hookLines {
 		switch {
 		case l.outcome == "unparsed":

@@ -1,11 +1,18 @@
 // Package e2e holds bottle's end-to-end test: the real Claude Code CLI, run as
-// a subprocess in a scratch home and project where "hookbin install --scope
-// project" registered the freshly built hookbin and mcpserver, talks to a
-// scripted mock of the Anthropic Messages API on 127.0.0.1. The test drives a
-// session through tool calls, auto and manual compaction, resume and /clear,
-// without and with a claude-mem database, and checks what the model was sent,
-// what the hooks answered, what Claude Code logged and what was written to
-// disk.
+// a subprocess in a scratch home and project, talks to a scripted mock of the
+// Anthropic Messages API on 127.0.0.1. bottle is installed three ways: "hookbin
+// install --scope project" with the freshly built hookbin and mcpserver; as the
+// plugin, by "claude plugin marketplace add" of a copy of the repository's
+// marketplace (the binaries in plugin/libexec) and "claude plugin install
+// bottle@bottle"; and the same from the folder scripts/release.sh writes
+// (BOTTLE_E2E_RELEASE names one; else it is built for this platform), with no
+// go command on the PATH Claude Code and the launcher get. The test drives a
+// session through tool calls, auto and manual compaction (/compact with the
+// user's own instructions), resume and /clear, without and with a claude-mem
+// database, with the PreCompact steering on and off, and checks what the model
+// was sent (the pointer and tool names of the install, the summariser's
+// instructions), what the hooks answered, which install ran them and that
+// none ran twice, what Claude Code logged and what was written to disk.
 //
 // It runs under "go test ./e2e" (and so under "go test ./...") when
 // $BOTTLE_E2E_CLAUDE names a claude binary, and skips with a message

@@ -55,6 +55,9 @@ const (
 	bashOut4      = "BASH-OUT-4"
 	autoSummary   = "AUTO-SUMMARY-4141"
 	manualSummary = "MANUAL-SUMMARY-5151"
+	// compactFocus is the user's own /compact instruction: it must reach the
+	// summariser beside bottle's.
+	compactFocus = "keep the flag plan"
 
 	// observationID is the claude-mem observation of testdata/claudemem.sql.
 	observationID = "880001"
@@ -65,8 +68,9 @@ func bashPrintf(tag string) map[string]any {
 	return map[string]any{"command": "printf 'BASH-%s\\n' " + tag, "description": "run the check " + tag}
 }
 
-func summary(marker string) turn {
-	return turn{name: "summary " + marker, when: classCompact,
+// summary is the compaction turn; check runs on its request.
+func summary(marker string, check func(*request) error) turn {
+	return turn{name: "summary " + marker, when: classCompact, check: check,
 		reply: []block{text("<analysis>The user works through plan.md.</analysis>\n<summary>" + marker +
 			": the user read plan.md (the parser comes first) and ran the checks.</summary>")}}
 }
@@ -80,13 +84,26 @@ func TestClaudeCode(t *testing.T) {
 	version := claudeVersion(t, claude)
 	t.Logf("Claude Code %s (%s); network: %s", version, claude, isolation)
 	bin := buildBinaries(t)
+	// Each install mode once, with and without claude-mem, and steering
+	// the compaction summary off in one world of each kind of install: by
+	// $BOTTLE_STEER_COMPACT and by the plugin's userConfig.
 	for _, mode := range []struct {
 		name string
 		mem  bool
-	}{{"standalone", false}, {"claude-mem", true}} {
+		via  installMode
+	}{
+		{"standalone", false, viaSettings},
+		{"claude-mem", true, viaSettings.steeringOff()},
+		{"plugin-standalone", false, viaPlugin},
+		{"release-claude-mem", true, viaRelease.steeringOff()},
+	} {
 		t.Run(mode.name, func(t *testing.T) {
 			start := time.Now()
-			scenario(t, newWorld(t, claude, bin), mode.mem)
+			w := newWorld(t, claude, bin, mode.via)
+			if mode.via.steerOff && !mode.via.plugin() {
+				w.extraEnv = map[string]string{"BOTTLE_STEER_COMPACT": "0"}
+			}
+			scenario(t, w, mode.mem)
 			t.Logf("Claude Code %s, %s: scenario took %.1fs", version, mode.name, time.Since(start).Seconds())
 		})
 	}
@@ -104,13 +121,14 @@ func scenario(t *testing.T, w *world, mem bool) {
 	// fire on startup; its Stop hook writes the first bottle.
 	r := w.claudeRun("first", prompt1, runOpts{},
 		turn{name: "read plan", when: classMain, check: func(r *request) error {
-			for _, tool := range []string{"mcp__bottle__read_bottle", "mcp__bottle__expand_observation", "mcp__bottle__render_bottle",
-				"mcp__bottle__search_history", "mcp__bottle__list_sessions"} {
+			for _, tool := range []string{w.mode.tool("read_bottle"), w.mode.tool("expand_observation"), w.mode.tool("render_bottle"),
+				w.mode.tool("search_history"), w.mode.tool("list_sessions")} {
 				if !r.hasTool(tool) {
 					return fmt.Errorf("bottle's MCP tool %s is not offered to the model", tool)
 				}
 			}
-			return noPointer(r)
+			// The server's instructions name the tools as this install shows them.
+			return firstErr(noPointer(r), bodyHas(r, "In this install Claude Code names the tools "+w.mode.tool("<tool>")))
 		}, reply: []block{text("I'll read the plan."), toolUse("Read", map[string]any{"file_path": plan})}},
 		turn{name: "answer 1", when: classMain, check: func(r *request) error {
 			return resultHas(r, "Read", planContent)
@@ -120,8 +138,8 @@ func scenario(t *testing.T, w *world, mem bool) {
 	if sid == "" {
 		t.Fatal("step first: no session id in claude's output")
 	}
-	if init := r.event("system", "init"); init == nil || !serverConnected(init) {
-		t.Errorf("step first: MCP server bottle is not connected: %+v", init)
+	if init := r.event("system", "init"); init == nil || !w.serverConnected(init) {
+		t.Errorf("step first: MCP server %s is not connected: %+v", w.mode.server, init)
 	}
 	w.checkHooks(r, nil)
 	w.checkHookLog(r)
@@ -179,14 +197,14 @@ func scenario(t *testing.T, w *world, mem bool) {
 	r = w.claudeRun("auto-compact", prompt4, runOpts{resume: sid, env: map[string]string{"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "200000"}},
 		turn{name: "bash, context full", when: classMain, check: noPointer, inputTokens: 190000,
 			reply: []block{text("Running the long check."), toolUse("Bash", bashPrintf("OUT-4"))}},
-		summary(autoSummary),
+		summary(autoSummary, w.steered(sid)),
 		turn{name: "after auto-compaction", when: classMain, check: func(r *request) error {
 			p, err := w.onePointer(r, sid)
 			autoPointer = p
 			return firstErr(err, bodyHas(r, autoSummary), resultHas(r, "Bash", bashOut4))
-		}, reply: []block{toolUse("mcp__bottle__read_bottle", nil)}},
+		}, reply: []block{toolUse(w.mode.tool("read_bottle"), nil)}},
 		turn{name: "answer 4", when: classMain, check: func(r *request) error {
-			return resultHas(r, "mcp__bottle__read_bottle", "# Session bottle — "+sid, "mode: full", prompt1, answer1, prompt4)
+			return resultHas(r, w.mode.tool("read_bottle"), "# Session bottle — "+sid, "mode: full", prompt1, answer1, prompt4)
 		}, reply: []block{text(answer4)}},
 	)
 	w.sameSession(r, sid)
@@ -199,8 +217,10 @@ func scenario(t *testing.T, w *world, mem bool) {
 		t.Errorf("step auto-compact: pointer's current task is %q, want the last prompt %q", autoPointer.task, prompt4)
 	}
 
-	// 5. /compact: no model turn; the pointer is the hook's answer.
-	r = w.claudeRun("compact", "/compact", runOpts{resume: sid}, summary(manualSummary))
+	// 5. /compact with the user's own instructions: no model turn; the
+	// pointer is the hook's answer. The summariser gets the user's text and,
+	// unless steering is off, bottle's.
+	r = w.claudeRun("compact", "/compact "+compactFocus, runOpts{resume: sid}, summary(manualSummary, w.steered(sid, compactFocus)))
 	w.sameSession(r, sid)
 	if b := r.event("system", "compact_boundary"); b == nil || b.CompactMetadata.Trigger != "manual" {
 		t.Errorf("step compact: no manual compact_boundary in the stream: %+v", b)
@@ -236,13 +256,13 @@ func scenario(t *testing.T, w *world, mem bool) {
 			return firstErr(err, bodyHas(r, manualSummary))
 		}, reply: []block{
 			text("Reading the bottle first."),
-			toolUse("mcp__bottle__read_bottle", map[string]any{"session_id": sid}),
-			toolUse("mcp__bottle__expand_observation", map[string]any{"ids": expandIDs, "session_id": sid}),
+			toolUse(w.mode.tool("read_bottle"), map[string]any{"session_id": sid}),
+			toolUse(w.mode.tool("expand_observation"), map[string]any{"ids": expandIDs, "session_id": sid}),
 		}},
 		turn{name: "answer 5", when: classMain, check: func(r *request) error {
 			return firstErr(
-				resultHas(r, "mcp__bottle__read_bottle", "# Session bottle — "+sid, prompt1, answer1, prompt4, answer4),
-				resultHas(r, "mcp__bottle__expand_observation", expandWant...))
+				resultHas(r, w.mode.tool("read_bottle"), "# Session bottle — "+sid, prompt1, answer1, prompt4, answer4),
+				resultHas(r, w.mode.tool("expand_observation"), expandWant...))
 		}, reply: []block{text(answer5)}},
 	)
 	w.sameSession(r, sid)
@@ -315,6 +335,13 @@ func scenario(t *testing.T, w *world, mem bool) {
 	w.checkHookLog(r)
 	w.checkBottle(bottleOf(newSID), bottleWant{session: newSID, prompts: []string{prompt6}, answers: []string{answer6},
 		absent: []string{prompt1, answer1}, has: []string{"/clear"}})
+
+	if !w.mode.steerOff {
+		w.compactFailingRender(newSID)
+	}
+	if w.mode.plugin() {
+		w.pluginCommands(newSID)
+	}
 
 	// Everything else that is observable.
 	w.checkTraffic()
@@ -398,9 +425,9 @@ func (w *world) checkTraffic() {
 	}
 }
 
-func serverConnected(init *streamEvent) bool {
+func (w *world) serverConnected(init *streamEvent) bool {
 	for _, s := range init.MCPServers {
-		if s.Name == "bottle" && s.Status == "connected" {
+		if s.Name == w.mode.server && s.Status == "connected" {
 			return true
 		}
 	}

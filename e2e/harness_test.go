@@ -43,13 +43,7 @@ const (
 	// mcpConnectBound is how long Claude Code may take to connect to the
 	// MCP server: one that ignores the server/discover probe costs 3 s.
 	mcpConnectBound = 2 * time.Second
-	// allowedTools is the permission rule -p mode needs to let the model call
-	// bottle's MCP tools (and the built-in tools the scenario scripts):
-	// without it every MCP call is answered "Claude requested permissions
-	// ... but you haven't granted it yet". --dangerously-skip-permissions is
-	// refused as root.
-	allowedTools = "mcp__bottle,Read,Bash"
-	mockAPIKey   = "sk-ant-e2e-mock-key"
+	mockAPIKey      = "sk-ant-e2e-mock-key"
 )
 
 // Deadlines of the hooks (SPEC §4): the product's log records each run's
@@ -58,6 +52,7 @@ var hookDeadline = map[string]time.Duration{
 	"session-start": 8 * time.Second,
 	"stop":          2 * time.Second,
 	"session-end":   1500 * time.Millisecond,
+	"pre-compact":   2 * time.Second,
 }
 
 // binaries are the freshly built product binaries.
@@ -106,6 +101,12 @@ type world struct {
 	t      *testing.T
 	claude string
 	bin    binaries
+	mode   installMode
+	// extraEnv is added to the environment of every claude run.
+	extraEnv map[string]string
+	// pluginRoot is the plugin folder Claude Code runs bottle from (plugin
+	// modes).
+	pluginRoot string
 
 	root, home, project, data, bottles string
 	hookLog                            string // the product's log, <data>/logs/bottle.log
@@ -115,7 +116,7 @@ type world struct {
 	steps                              []*run
 }
 
-func newWorld(t *testing.T, claude string, bin binaries) *world {
+func newWorld(t *testing.T, claude string, bin binaries, mode installMode) *world {
 	t.Helper()
 	root := t.TempDir()
 	if keep := os.Getenv(keepEnv); keep != "" {
@@ -134,7 +135,7 @@ func newWorld(t *testing.T, claude string, bin binaries) *world {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	w := &world{t: t, claude: claude, bin: bin, root: root,
+	w := &world{t: t, claude: claude, bin: bin, mode: mode, root: root,
 		home: filepath.Join(root, "home"), project: filepath.Join(root, "project")}
 	w.data = filepath.Join(w.home, ".claude-mem")
 	w.bottles = filepath.Join(w.data, "bottles")
@@ -161,10 +162,15 @@ func newWorld(t *testing.T, claude string, bin binaries) *world {
 }
 
 // install registers bottle exactly as a user would: the real hookbin binary,
-// "install --scope project" for the scratch project.
+// "install --scope project" for the scratch project, or the plugin
+// (installPlugin).
 func (w *world) install() {
 	t := w.t
 	t.Helper()
+	if w.mode.plugin() {
+		w.installPlugin()
+		return
+	}
 	stdout, stderr, code := w.exec(w.bin.hookbin, nil, "install", "--scope", "project", "--project", w.project,
 		"--hookbin", w.bin.hookbin, "--mcpserver", w.bin.mcpserver)
 	if code != 0 {
@@ -184,7 +190,7 @@ func (w *world) install() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sub := range []string{"session-start", "stop", "session-end"} {
+	for _, sub := range []string{"session-start", "stop", "session-end", "pre-compact"} {
 		if !bytes.Contains(settings, []byte(w.bin.hookbin+" "+sub)) {
 			t.Fatalf(".claude/settings.json after install does not run %q:\n%s", w.bin.hookbin+" "+sub, settings)
 		}
@@ -213,7 +219,7 @@ func (w *world) writeObserverSettings() {
 func (w *world) env(extra map[string]string) []string {
 	mockURL := w.mock.URL()
 	vars := map[string]string{
-		"PATH":                    os.Getenv("PATH"),
+		"PATH":                    w.mode.path(),
 		"LANG":                    "C.UTF-8",
 		"TZ":                      "UTC",
 		"TERM":                    "dumb",
@@ -243,8 +249,10 @@ func (w *world) env(extra map[string]string) []string {
 		// seconds longer. Races are still reported (stderr, exit 66).
 		vars["GORACE"] = "atexit_sleep_ms=0"
 	}
-	for k, v := range extra {
-		vars[k] = v
+	for _, m := range []map[string]string{w.extraEnv, extra} {
+		for k, v := range m {
+			vars[k] = v
+		}
 	}
 	out := make([]string, 0, len(vars))
 	for k, v := range vars {
@@ -341,7 +349,7 @@ func (w *world) claudeRun(name, prompt string, o runOpts, turns ...turn) *run {
 	t.Helper()
 	w.mock.load(name, turns)
 	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events",
-		"--settings", w.settings, "--allowedTools=" + allowedTools}
+		"--settings", w.settings, "--allowedTools=" + w.mode.allowedTools()}
 	if o.resume != "" {
 		args = append(args, "--resume", o.resume)
 	}
@@ -422,9 +430,6 @@ func (w *world) claudeRun(name, prompt string, o runOpts, turns ...turn) *run {
 	return r
 }
 
-// mcpConnectedRE is Claude Code's debug line for a started MCP server.
-var mcpConnectedRE = regexp.MustCompile(`MCP server "bottle": Successfully connected \(transport: stdio\) in (\d+)ms`)
-
 // checkDebugLog reads Claude Code's debug log of a run: bottle's MCP server
 // connected within mcpConnectBound, and Claude Code logged no error about
 // it or about a hook (a line on the server's stderr is logged as one).
@@ -436,7 +441,20 @@ func (w *world) checkDebugLog(r *run) {
 		t.Errorf("step %s: Claude Code's debug log: %v", r.name, err)
 		return
 	}
+	pluginHooks := 0
 	for _, line := range strings.Split(string(data), "\n") {
+		// Which install ran bottle's hooks: the plugin's run its launcher
+		// (the command as registered, or with ${CLAUDE_PLUGIN_ROOT} expanded;
+		// the debug lines differ between versions), a settings install runs
+		// the built hookbin itself.
+		fromPlugin := strings.Contains(line, `/bin/bottle-run" hookbin `)
+		fromSettings := strings.Contains(line, w.bin.hookbin+" ")
+		if fromPlugin {
+			pluginHooks++
+		}
+		if w.mode.plugin() && fromSettings || !w.mode.plugin() && fromPlugin {
+			t.Errorf("step %s: a bottle hook ran from the wrong install (want %s): %.500s", r.name, w.mode.kind, line)
+		}
 		if !strings.Contains(line, "[ERROR]") {
 			continue
 		}
@@ -446,10 +464,15 @@ func (w *world) checkDebugLog(r *run) {
 			t.Logf("step %s: Claude Code logged: %.500s", r.name, line)
 		}
 	}
+	if w.mode.plugin() && pluginHooks == 0 && len(r.hookLines) > 0 {
+		t.Errorf("step %s: bottle's hooks logged %d runs, but Claude Code's debug log shows none from the plugin", r.name, len(r.hookLines))
+	}
 	init := r.event("system", "init")
-	if init == nil || !serverConnected(init) {
+	if init == nil || !w.serverConnected(init) {
 		return // reported by the scenario where it matters
 	}
+	// Claude Code's debug line for a started MCP server.
+	mcpConnectedRE := regexp.MustCompile(`MCP server "` + regexp.QuoteMeta(w.mode.server) + `": Successfully connected \(transport: stdio\) in (\d+)ms`)
 	m := mcpConnectedRE.FindSubmatch(data)
 	if m == nil {
 		t.Errorf("step %s: no line %q in Claude Code's debug log %s", r.name, mcpConnectedRE, r.debugLog)
@@ -589,7 +612,7 @@ type hookLine struct {
 	outcome  string
 }
 
-var hookLineRE = regexp.MustCompile(`^\S+ (\S+) session=(\S+)(?: (source|reason)=(\S+))? mode=\S+ (\d+)ms (.*)$`)
+var hookLineRE = regexp.MustCompile(`^\S+ (\S+) session=(\S+)(?: (source|reason|trigger)=(\S+))? mode=\S+ (\d+)ms (.*)$`)
 
 func readHookLog(t *testing.T, path string) []hookLine {
 	t.Helper()

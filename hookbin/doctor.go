@@ -91,8 +91,13 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 		loc.ClaudeJSON = cj
 	}
 	regs, problems := claudesettings.Registrations(loc.Targets())
-	lines = append(lines, checkHooks(regs, problems, me, g)...)
-	lines = append(lines, checkServer(regs, problems, dir, g)...)
+	pl := loc.Plugins()
+	plugin, pluginLines := checkPlugin(pl, regs, dir)
+	lines = append(lines, pluginLines...)
+	lines = append(lines, checkHooks(regs, problems, me, g, plugin)...)
+	lines = append(lines, checkServer(regs, problems, dir, g, plugin)...)
+	lines = append(lines, checkPluginCacheBinaries(regs, loc.ConfigDir)...)
+	lines = append(lines, checkBottlesInPluginDir(env, loc.ConfigDir)...)
 	lines = append(lines, checkLastRun(env))
 	lines = append(lines, checkEndlessMode(env))
 
@@ -235,7 +240,7 @@ func probeWrite(dir string) error {
 // or do not run in, then one line per hook of bottle's. me is this hookbin
 // ("" when unknown): a hook that runs another one is flagged, since that is
 // not the binary doctor vouches for.
-func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Problem, me string, g goDirs) []checkLine {
+func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Problem, me string, g goDirs, plugin pluginView) []checkLine {
 	var out []checkLine
 	var broken []string // settings files whose hooks could not be read
 	for _, p := range problems {
@@ -266,7 +271,18 @@ func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Pr
 				"fix it, then run hookbin doctor again"})
 			continue
 		}
-		if len(found) == 0 {
+		switch {
+		case len(found) == 0 && plugin.active != "":
+			out = append(out, checkLine{statusOK, label + ": from the plugin " + plugin.active + " (hooks/hooks.json)", ""})
+			continue
+		case len(found) == 0 && plugin.installed != "":
+			out = append(out, checkLine{statusFail, label + ": not registered: the plugin " + plugin.installed + " is installed but disabled", "enable it: claude plugin enable " + plugin.installed})
+			continue
+		case len(found) == 0 && spec.Event == "PreCompact":
+			// Optional: without it the summary is not steered, nothing breaks.
+			out = append(out, checkLine{statusWarn, label + ": not registered (the compaction summary is not steered)", "run: hookbin install (or hookbin install --scope project|local)"})
+			continue
+		case len(found) == 0:
 			out = append(out, checkLine{statusFail, label + ": not registered", "run: hookbin install (or hookbin install --scope project|local)"})
 			continue
 		}
@@ -356,7 +372,7 @@ var precedence = []claudesettings.Scope{claudesettings.Local, claudesettings.Pro
 // of bottle (project), the committed .mcp.json's server is the development
 // server; elsewhere, registrations in several scopes with different commands
 // are flagged, as Claude Code starts only one of them.
-func checkServer(regs []claudesettings.Registration, problems []claudesettings.Problem, project string, g goDirs) []checkLine {
+func checkServer(regs []claudesettings.Registration, problems []claudesettings.Problem, project string, g goDirs, plugin pluginView) []checkLine {
 	label := "MCP server \"" + claudesettings.ServerName + "\""
 	var broken []string
 	var lines []checkLine
@@ -378,7 +394,13 @@ func checkServer(regs []claudesettings.Registration, problems []claudesettings.P
 		return append(lines, checkLine{statusWarn, label + ": not found in the MCP configs that could be read; " + strings.Join(broken, ", ") + " could not (see above)",
 			"fix it, then run hookbin doctor again"})
 	}
-	if len(servers) == 0 {
+	switch {
+	case len(servers) == 0 && plugin.active != "":
+		return append(lines, checkLine{statusOK, "MCP server \"" + pluginServer + "\": from the plugin " + plugin.active + " (.mcp.json)", ""})
+	case len(servers) == 0 && plugin.installed != "":
+		return append(lines, checkLine{statusWarn, label + ": not registered: the plugin " + plugin.installed + " is installed but disabled",
+			"enable it: claude plugin enable " + plugin.installed})
+	case len(servers) == 0:
 		return append(lines, checkLine{statusWarn, label + ": not registered",
 			"run: hookbin install (without it the model cannot expand [#id] lines or page a bottle)"})
 	}

@@ -37,6 +37,10 @@ const (
 // a number of seconds. The --deadline flag wins over it.
 const deadlineEnv = "BOTTLE_HOOK_DEADLINE"
 
+// pluginRootEnv is set by Claude Code for a plugin's hooks and servers only:
+// under bottle's plugin the model sees other tool names (render.MCPNames).
+const pluginRootEnv = "CLAUDE_PLUGIN_ROOT"
+
 // maxPayload bounds the payload read from stdin (real ones are under 1 KB).
 const maxPayload = 1 << 20
 
@@ -56,6 +60,7 @@ type hookPayload struct {
 	HookEventName  string `json:"hook_event_name"`
 	Source         string `json:"source"`           // SessionStart
 	Reason         string `json:"reason"`           // SessionEnd
+	Trigger        string `json:"trigger"`          // PreCompact: manual or auto
 	StopHookActive bool   `json:"stop_hook_active"` // Stop; we never block, so it needs no guard
 	// LastAssistant is the text of the turn's last assistant message (Stop,
 	// Claude Code 2.1.197 on): its blocks joined by "\n", trimmed.
@@ -67,7 +72,7 @@ type hook struct {
 	name     string
 	about    string
 	deadline time.Duration
-	key      string // payload field shown in the log: "source", "reason" or ""
+	key      string // payload field shown in the log: "source", "reason", "trigger" or ""
 	work     func(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error)
 }
 
@@ -234,6 +239,8 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 			entry.Value = p.Source
 		case "reason":
 			entry.Value = p.Reason
+		case "trigger":
+			entry.Value = p.Trigger
 		}
 	default:
 	}
@@ -369,7 +376,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 	if err != nil {
 		return hookResult{mode: res.Mode}, err
 	}
-	ptr := res.PointerFor(bottle, h.now, false)
+	ptr := res.PointerFor(bottle, h.now, false, render.NamesFor(h.env.Get(pluginRootEnv)))
 	answer, err := sessionStartAnswer(ptr)
 	if err != nil {
 		return hookResult{mode: res.Mode}, err
@@ -409,19 +416,27 @@ func stopRender(ctx context.Context, h hookEnv, p hookPayload) (hookResult, erro
 
 // renderAndWrite renders the session's bottle and writes it.
 func renderAndWrite(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
+	res, _, err := renderToFile(ctx, h, p)
+	return res, err
+}
+
+// renderToFile renders the session's bottle, writes it and returns its
+// absolute path.
+func renderToFile(ctx context.Context, h hookEnv, p hookPayload) (hookResult, string, error) {
 	path, err := transcriptOf(h.env, p)
 	if err != nil {
-		return hookResult{}, err
+		return hookResult{}, "", err
 	}
 	fitMemory(path)
 	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, TranscriptErr: missing(path), DBPath: h.env.DBPath()})
 	if err != nil {
-		return hookResult{}, err
+		return hookResult{}, "", err
 	}
-	if _, err := writeBottle(ctx, h, res); err != nil {
-		return hookResult{mode: res.Mode}, err
+	bottle, err := writeBottle(ctx, h, res)
+	if err != nil {
+		return hookResult{mode: res.Mode}, "", err
 	}
-	return hookResult{mode: res.Mode}, nil
+	return hookResult{mode: res.Mode}, bottle, nil
 }
 
 // sessionEnd archives the bottle when the user cleared the conversation

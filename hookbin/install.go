@@ -17,13 +17,17 @@ import (
 	"bottle/render/locate"
 )
 
-const installUsage = `usage: hookbin install [--scope user|project|local] [--dry-run] [--project DIR] [--hookbin PATH] [--mcpserver PATH]
+const installUsage = `usage: hookbin install [--scope user|project|local] [--dry-run] [--force] [--project DIR] [--hookbin PATH] [--mcpserver PATH]
 
-Registers bottle in Claude Code: hooks SessionStart (compact|resume|fork), Stop and
-SessionEnd, which run "<hookbin> session-start|stop|session-end", and the stdio MCP
-server "bottle", which runs <mcpserver>. Every other setting, hook and MCP server is kept.
+Registers bottle in Claude Code: hooks SessionStart (compact|resume|fork), Stop,
+SessionEnd and PreCompact, which run "<hookbin> session-start|stop|session-end|pre-compact",
+and the stdio MCP server "bottle", which runs <mcpserver>. Every other setting, hook and MCP server is kept.
 A file that changes is first copied to FILE.bak-<UTC yyyymmddThhmmssZ>. Running it again
 changes nothing; running it from a new location replaces the old paths.
+
+It refuses while bottle's Claude Code plugin (bottle@…) is enabled in any scope, since
+Claude Code would run every hook twice and start two servers (--force installs anyway),
+and it refuses binaries inside <config>/plugins/, which plugin updates orphan.
 
 Scopes (<config> is $CLAUDE_CONFIG_DIR, else ~/.claude; ~/.claude.json becomes
 $CLAUDE_CONFIG_DIR/.claude.json when that is set):
@@ -39,7 +43,7 @@ Flags:
 const uninstallUsage = `usage: hookbin uninstall [--scope user|project|local] [--dry-run] [--project DIR]
 
 Removes what "hookbin install" registered for a scope: the hook handlers that run
-"hookbin session-start|stop|session-end" (from any path) and the MCP server "bottle" when
+"hookbin session-start|stop|session-end|pre-compact" (from any path) and the MCP server "bottle" when
 its command is an mcpserver binary (a "bottle" server that runs something else, such as a
 wrapper script in a clone of bottle, is kept). Matcher groups, event lists and containers
 left empty by the removal are removed too. A file that changes is first copied to
@@ -58,6 +62,8 @@ type installConfig struct {
 	project string
 	// hookbin and mcpserver override the binaries install registers.
 	hookbin, mcpserver string
+	// force installs although bottle's plugin is enabled.
+	force bool
 }
 
 func parseInstallFlags(name string, args []string, stdout io.Writer) (cfg installConfig, help bool, err error) {
@@ -71,6 +77,7 @@ func parseInstallFlags(name string, args []string, stdout io.Writer) (cfg instal
 		text = installUsage
 		fs.StringVar(&cfg.hookbin, "hookbin", "", "hookbin binary `path` to register (default: this binary, symlinks resolved)")
 		fs.StringVar(&cfg.mcpserver, "mcpserver", "", "mcpserver binary `path` to register (default: beside hookbin, else on PATH)")
+		fs.BoolVar(&cfg.force, "force", false, "install even though bottle's Claude Code plugin is enabled (every hook then runs twice)")
 	}
 	fs.Usage = func() {
 		fmt.Fprint(stdout, text)
@@ -104,8 +111,14 @@ func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stde
 	if err != nil {
 		return err
 	}
+	if err := refusePluginCache(hookbin, mcpserver, env); err != nil {
+		return err
+	}
 	t, err := scopeTarget(cfg.scope, env, cfg.project)
 	if err != nil {
+		return err
+	}
+	if err := refuseBesidePlugin(env, cfg); err != nil {
 		return err
 	}
 	edits, err := t.PlanInstall(hookbin, mcpserver)
@@ -139,6 +152,38 @@ func runUninstall(ctx context.Context, args []string, env locate.Env, stdout, st
 		return err
 	}
 	return finish(ctx, "uninstall", cfg, edits, stdout)
+}
+
+// refuseBesidePlugin rejects a settings install while bottle's plugin is
+// enabled in any scope (unless --force): Claude Code dedupes neither hooks
+// nor servers across a plugin and settings, so every hook would run twice.
+func refuseBesidePlugin(env locate.Env, cfg installConfig) error {
+	if cfg.force {
+		return nil
+	}
+	loc := claudesettings.Locations{ConfigDir: configDir(env)}
+	if dir, err := projectDir(cfg.project); err == nil {
+		loc.Project = dir
+	}
+	e, ok := loc.Plugins().AnyEnabled()
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("bottle is installed as the Claude Code plugin %s (enabled in %s); a settings install beside it would run every hook twice and start a second MCP server. "+
+		"Keep the plugin, or switch: claude plugin disable %s, then hookbin install (--force installs anyway)", e.ID, e.File, e.ID)
+}
+
+// refusePluginCache rejects binaries in Claude Code's plugin folder: its
+// copies are versioned, and an update or uninstall orphans the old one.
+func refusePluginCache(hookbin, mcpserver string, env locate.Env) error {
+	plugins := filepath.Join(configDir(env), "plugins")
+	for _, b := range []struct{ name, path string }{{"hookbin", hookbin}, {"mcpserver", mcpserver}} {
+		if within(b.path, plugins) {
+			return fmt.Errorf("%s %s is inside Claude Code's plugin folder %s, whose versioned copies a plugin update or uninstall orphans; "+
+				"use the plugin itself, or build lasting binaries (`go build -o bin/ ./hookbin ./mcpserver`) and install from there", b.name, b.path, plugins)
+		}
+	}
+	return nil
 }
 
 // finish writes the planned edits (unless it is a dry run) and prints the summary.

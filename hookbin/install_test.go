@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -240,7 +241,8 @@ func js(s string) string {
 func hooksJSON(hookbin string) string {
 	return `{"SessionStart":[{"matcher":"compact|resume|fork","hooks":[{"type":"command","command":` + js(hookbin+" session-start") + `,"timeout":10}]}],` +
 		`"Stop":[{"hooks":[{"type":"command","command":` + js(hookbin+" stop") + `,"timeout":5}]}],` +
-		`"SessionEnd":[{"hooks":[{"type":"command","command":` + js(hookbin+" session-end") + `,"timeout":2}]}]}`
+		`"SessionEnd":[{"hooks":[{"type":"command","command":` + js(hookbin+" session-end") + `,"timeout":2}]}],` +
+		`"PreCompact":[{"hooks":[{"type":"command","command":` + js(hookbin+" pre-compact") + `,"timeout":5}]}]}`
 }
 
 func serverJSON(mcpserver string) string {
@@ -797,7 +799,8 @@ func TestInstallFlags(t *testing.T) {
 		{name: "UninstallHelp", cmd: "uninstall", args: []string{"--help"}, wantStdout: "usage: hookbin uninstall"},
 		{name: "BadScope", cmd: "install", args: []string{"--scope", "global"}, wantErr: `unknown scope "global"`},
 		{name: "Positional", cmd: "uninstall", args: []string{"now"}, wantErr: "takes no arguments"},
-		{name: "UnknownFlag", cmd: "install", args: []string{"--force"}, wantErr: "not defined"},
+		{name: "UnknownFlag", cmd: "install", args: []string{"--overwrite"}, wantErr: "not defined"},
+		{name: "UninstallHasNoForce", cmd: "uninstall", args: []string{"--force"}, wantErr: "not defined"},
 		{name: "MissingHookbin", cmd: "install", args: []string{"--hookbin", "/nonexistent/hookbin"}, wantErr: "hookbin binary"},
 	}
 	for _, tt := range tests {
@@ -817,6 +820,63 @@ func TestInstallFlags(t *testing.T) {
 			}
 			if diff := cmp.Diff(before, w.snapshot(t)); diff != "" {
 				t.Errorf("files changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestInstallBesidePlugin: install refuses while bottle's plugin is enabled
+// in any scope (Claude Code would run every hook twice) unless --force, goes
+// ahead when it is disabled, and refuses binaries in the plugin folder even
+// with --force.
+func TestInstallBesidePlugin(t *testing.T) {
+	tests := []struct {
+		name    string
+		enabled map[string]bool // enabledPlugins["bottle@bottle"] by scope
+		cached  bool            // hookbin lives in <config>/plugins/cache/…
+		args    []string
+		want    string // in the error; "" = installs
+	}{
+		{name: "NoPlugin"},
+		{name: "EnabledUser", enabled: map[string]bool{"user": true}, want: "bottle is installed as the Claude Code plugin bottle@bottle (enabled in $USER)"},
+		{name: "EnabledProject", enabled: map[string]bool{"project": true}, want: "claude plugin disable bottle@bottle, then hookbin install (--force installs anyway)"},
+		{name: "EnabledLocalOnly", enabled: map[string]bool{"user": false, "local": true}, want: "enabled in $LOCAL"},
+		{name: "Disabled", enabled: map[string]bool{"user": false}},
+		{name: "Forced", enabled: map[string]bool{"user": true}, args: []string{"--force"}},
+		{name: "BinaryInPluginCache", cached: true, args: []string{"--force"}, want: "is inside Claude Code's plugin folder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			files := map[string]string{}
+			for scope, on := range tt.enabled {
+				settings, _ := w.paths(scope)
+				files["$"+strings.ToUpper(scope)] = settings
+				writeFile(t, settings, []byte(`{"enabledPlugins": {"bottle@bottle": `+strconv.FormatBool(on)+`}}`))
+			}
+			args := tt.args
+			if tt.cached {
+				dir := filepath.Join(w.home, ".claude", "plugins", "cache", "bottle", "bottle", "0.1.0", "libexec", "linux-amd64")
+				args = append(args, "--hookbin", fakeBinary(t, dir, "hookbin"), "--mcpserver", fakeBinary(t, dir, "mcpserver"))
+			}
+			before := w.snapshot(t)
+			_, _, err := w.run(t, "install", args...)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("install: %v", err)
+				}
+				return
+			}
+			want := tt.want
+			for k, v := range files {
+				want = strings.ReplaceAll(want, k, v)
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("install error = %v, want one containing %q", err, want)
+			}
+			if diff := cmp.Diff(before, w.snapshot(t)); diff != "" {
+				t.Errorf("files changed after the refusal (-before +after):\n%s", diff)
 			}
 		})
 	}

@@ -1,7 +1,7 @@
 // Command hookbin is bottle's hook and command-line binary: Claude Code hooks
-// (session-start, stop, session-end) and the commands render, list, expand,
-// search, install, uninstall and doctor. main only maps run's error to an
-// exit code.
+// (session-start, stop, session-end, pre-compact) and the commands render,
+// list, expand, search, install, uninstall and doctor. main only maps run's
+// error to an exit code.
 //
 // The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
 // stdin, exit 0 whatever happens, print nothing on stdout but the JSON

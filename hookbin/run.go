@@ -31,6 +31,7 @@ Hooks (registered in Claude Code by "hookbin install"; read a JSON payload on st
   session-start   inject a pointer to the session's bottle after a compaction
   stop            re-render the bottle after every turn
   session-end     archive (on /clear) or re-render the bottle
+  pre-compact     steer the compaction summary toward what the bottle does not hold
 
 Commands:
   render [SESSION|FILE.jsonl]  render a bottle (render --help for flags)
@@ -82,6 +83,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runStop(ctx, rest, env, stdin, stdout)
 	case "session-end":
 		return runSessionEnd(ctx, rest, env, stdin, stdout)
+	case "pre-compact":
+		return runPreCompact(ctx, rest, env, stdin, stdout)
 	case "doctor":
 		return runDoctor(ctx, rest, env, stdout)
 	}
@@ -89,7 +92,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // hooks are the subcommands Claude Code runs as hooks.
-var hooks = map[string]bool{"session-start": true, "stop": true, "session-end": true}
+var hooks = map[string]bool{"session-start": true, "stop": true, "session-end": true, "pre-compact": true}
 
 // askedForHelp reports whether args hold -h or --help.
 func askedForHelp(args []string) bool {

@@ -51,6 +51,7 @@ var structural = []string{
 	// with "- [#").
 	"[search ",
 	"[sessions ",
+	steerOpening, // the PreCompact instruction
 	"## #",
 	"## [#",
 }

@@ -52,6 +52,9 @@ type PointerInput struct {
 	// zero leaves it out. Now is the time the pointer is written (zero: no
 	// age is worked out): a record older than [StaleAfter] gets a warning.
 	LastActive, Now time.Time
+	// MCP names the tools as the model sees them in this install; the zero
+	// value is [SettingsNames].
+	MCP MCPNames
 }
 
 // StaleAfter is the age past which the pointer warns that the record may
@@ -85,8 +88,8 @@ func Pointer(p PointerInput) string {
 		}
 	}
 	if p.NeedsPaging {
-		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with read_bottle\n" +
-			"  (MCP server \"bottle\", session_id " + id + "), or Read it in parts with offset and limit.\n")
+		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with " + p.MCP.Tool("read_bottle") + "\n" +
+			"  (session_id " + id + "), or Read it in parts with offset and limit.\n")
 	}
 	if p.Mode == ModeReconstructed {
 		b.WriteString("- It is a partial reconstruction: only the user's messages are verbatim. Your own replies\n" +
@@ -105,9 +108,9 @@ func Pointer(p PointerInput) string {
 			"  work it describes as done — continue from its end state.\n")
 	}
 	b.WriteString("- The newest tool activity may still be settling into observations (pending lines are marked ⏳);\n" +
-		"  call render_bottle if the last few minutes look thin.\n")
-	b.WriteString("- Lines tagged [#id] expand on demand: expand_observation (MCP server \"bottle\"), passing\n" +
-		"  session_id " + id + ". If the file is too long for one Read, page it with read_bottle.\n")
+		"  call " + p.MCP.Tool("render_bottle") + " if the last few minutes look thin.\n")
+	b.WriteString("- Lines tagged [#id] expand on demand: " + p.MCP.Tool("expand_observation") + ", passing\n" +
+		"  session_id " + id + ". If the file is too long for one Read, page it with " + p.MCP.Tool("read_bottle") + ".\n")
 	if p.TaskGenerated {
 		b.WriteString("Current task (from claude-mem's generated summary, not the user's words): " + task + "\n")
 	} else {
@@ -117,8 +120,9 @@ func Pointer(p PointerInput) string {
 }
 
 // PointerFor is the pointer to the bottle of r written at bottlePath, at
-// time now; fresh words it for a new conversation (see PointerInput.Fresh).
-func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool) string {
+// time now; fresh words it for a new conversation (see PointerInput.Fresh),
+// names names the tools as the install shows them.
+func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool, names MCPNames) string {
 	task, generated := r.CurrentTask()
 	return Pointer(PointerInput{
 		BottlePath:    bottlePath,
@@ -130,6 +134,7 @@ func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool) string
 		LastActive:    r.LastActivity,
 		Now:           now,
 		Fresh:         fresh,
+		MCP:           names,
 	})
 }
 

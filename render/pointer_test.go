@@ -43,6 +43,14 @@ func TestPointerGolden(t *testing.T) {
 			CurrentTask: "Keep going.",
 			NeedsPaging: true,
 		}},
+		{"pointer-plugin.golden", PointerInput{
+			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
+			SessionID:   pointerID,
+			Mode:        ModeFull,
+			CurrentTask: "Keep going.",
+			NeedsPaging: true,
+			MCP:         PluginNames,
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -61,6 +69,28 @@ func TestPointerGolden(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPointerToolNames: the pointer names every tool as the model sees it
+// in the install it runs under, and no other install's names.
+func TestPointerToolNames(t *testing.T) {
+	for _, tt := range []struct {
+		pluginRoot string
+		want, not  string
+	}{
+		{"", "mcp__bottle__", "mcp__plugin_"},
+		{"/home/dev/.claude/plugins/cache/bottle/bottle/0.1.0", "mcp__plugin_bottle_bottle__", "mcp__bottle__"},
+	} {
+		got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", NeedsPaging: true, MCP: NamesFor(tt.pluginRoot)})
+		for _, tool := range []string{"read_bottle", "expand_observation", "render_bottle"} {
+			if n, full := strings.Count(got, tool), strings.Count(got, tt.want+tool); full == 0 || n != full {
+				t.Errorf("root %q: %s named %d times, %d of them as %s%s:\n%s", tt.pluginRoot, tool, n, full, tt.want, tool, got)
+			}
+		}
+		if strings.Contains(got, tt.not) {
+			t.Errorf("root %q: pointer names %s:\n%s", tt.pluginRoot, tt.not, got)
+		}
 	}
 }
 

@@ -3,7 +3,7 @@
 #
 #   scripts/bench.sh                 # everything, N=7 runs per throughput command
 #   BENCH_N=11 BENCH_SIZE=200M scripts/bench.sh
-#   scripts/bench.sh throughput      # one part: throughput | hook | scaling | mcp | go | search
+#   scripts/bench.sh throughput      # one part: throughput | hook | scaling | mcp | go | search | launcher
 #   BENCH_BASE=main scripts/bench.sh throughput hook   # the working tree against a revision
 #
 # Everything is built and generated in a temp dir (removed at exit; set
@@ -52,6 +52,10 @@
 #               BENCH_SEARCH_SIZE (default 400M) transcript; the server's
 #               peak RSS (VmHWM); and rg -c -i -F of the query's first word
 #               over the same raw JSONL as the floor.
+#   launcher    the plugin's `sh plugin/bin/bottle-run hookbin ...` against
+#               the binary run directly: `--version` and `session-start`
+#               (compact payload), and the difference of the medians (the
+#               launcher's cost; target <= 5 ms). Not in the default parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -383,6 +387,32 @@ EOF
 	tail -n 3 "$home/mem/logs/bottle.log" | sed 's/^/log: /'
 }
 
+launcher() {
+	say "plugin launcher: sh bin/bottle-run hookbin vs hookbin (N=$HOOK_N, alternating)"
+	local plugin=$WORK/plugin home=$WORK/launcherhome id=5b1c0e6a-7d1f-4c0e-9a55-3f0b8e2d4c11
+	local arch
+	arch=$(go env GOOS)-$(go env GOARCH)
+	mkdir -p "$plugin/bin" "$plugin/libexec/$arch"
+	cp "$ROOT/plugin/bin/bottle-run" "$plugin/bin/"
+	cp "$HOOKBIN" "$WORK/bin/mcpserver" "$plugin/libexec/$arch/"
+	hookhome "$home" "$id" ""
+	sh "$plugin/bin/bottle-run" hookbin --version | grep -q '^hookbin ' || { echo "the launcher did not start hookbin" >&2; exit 1; }
+	python3 "$WORK/timeit.py" "$HOOK_N" \
+		"--version" "$HOOKBIN --version" - \
+		"launcher --version" "sh $plugin/bin/bottle-run hookbin --version" - \
+		"session-start" "$(hookenv "$home") $HOOKBIN session-start" "$home/payload.json" \
+		"launcher session-start" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin session-start" "$home/payload.json" >"$WORK/launcher.json"
+	python3 "$WORK/table.py" "$WORK/launcher.json" --version
+	python3 - "$WORK/launcher.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print()
+for cmd in ("--version", "session-start"):
+    d = r["launcher " + cmd]["median"] - r[cmd]["median"]
+    print(f"launcher overhead on {cmd}: {d:+.2f} ms (medians {r['launcher ' + cmd]['median']:.2f} vs {r[cmd]['median']:.2f} ms; target <= 5 ms)")
+EOF
+}
+
 scaling() {
 	say "scaling: render --budget 0 at four sizes (N=$N each)"
 	local args=() sizes=(50M 100M 200M 400M)
@@ -638,6 +668,7 @@ for part in $PARTS; do
 	mcp) mcp ;;
 	go) gobench ;;
 	search) search ;;
-	*) echo "unknown part $part (throughput, hook, scaling, mcp, go, search)" >&2; exit 2 ;;
+	launcher) launcher ;;
+	*) echo "unknown part $part (throughput, hook, scaling, mcp, go, search, launcher)" >&2; exit 2 ;;
 	esac
 done

@@ -28,7 +28,7 @@ func ContinueSession(d Deps) (mcp.Prompt, server.PromptHandlerFunc) {
 	return prompt, func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		id := strings.TrimSpace(req.Params.Arguments["session_id"])
 		if id == "" {
-			return nil, errors.New("continue_session needs a session_id: /mcp__bottle__continue_session <session id> " +
+			return nil, errors.New("continue_session needs a session_id: /" + d.names().Tool("continue_session") + " <session id> " +
 				"(list_sessions or `hookbin list` shows them)")
 		}
 		if !locate.ValidID(id) {
@@ -42,7 +42,7 @@ func ContinueSession(d Deps) (mcp.Prompt, server.PromptHandlerFunc) {
 		if bad != nil {
 			return nil, errors.New(resultText(bad))
 		}
-		ptr := res.PointerFor(path, d.now(), true)
+		ptr := res.PointerFor(path, d.now(), true, d.names())
 
 		return mcp.NewGetPromptResult(fmt.Sprintf("Continue session %s from its bottle", res.SessionID),
 			[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(ptr))}), nil

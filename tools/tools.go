@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"bottle/render"
 	"bottle/render/locate"
 	"bottle/render/search"
 
@@ -56,6 +57,17 @@ type Deps struct {
 	// Index, when set, keeps search records between calls
 	// (search_history, list_sessions); nil reads the sources per call.
 	Index *search.Index
+	// Names are the names under which the model sees the server and its
+	// tools in this install; the zero value means: as Env's
+	// $CLAUDE_PLUGIN_ROOT says (render.NamesFor).
+	Names render.MCPNames
+}
+
+func (d Deps) names() render.MCPNames {
+	if d.Names != (render.MCPNames{}) {
+		return d.Names
+	}
+	return render.NamesFor(d.Env.Get("CLAUDE_PLUGIN_ROOT"))
 }
 
 func (d Deps) now() time.Time {
@@ -87,15 +99,23 @@ func serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
 	return server.ServerTool{Tool: t, Handler: h}
 }
 
+// ServerInstructions are [Instructions] with a last line that names the
+// tools as the model sees them in the install names describes.
+func ServerInstructions(names render.MCPNames) string {
+	return strings.TrimSpace(Instructions) + "\n\nIn this install Claude Code names the tools " + names.Tool("<tool>") +
+		" (e.g. " + names.Tool("read_bottle") + ", " + names.Tool("expand_observation") + ")."
+}
+
 // NewServer returns the bottle MCP server with every tool and the
 // continue_session prompt registered: tools and prompts capabilities
-// without list changes, panics in handlers recovered, and [Instructions].
+// without list changes, panics in handlers recovered, and
+// [ServerInstructions].
 func NewServer(d Deps, version string) *server.MCPServer {
 	s := server.NewMCPServer("bottle", version,
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
-		server.WithInstructions(strings.TrimSpace(Instructions)),
+		server.WithInstructions(ServerInstructions(d.names())),
 	)
 	s.AddTools(All(d)...)
 	s.AddPrompt(ContinueSession(d))

@@ -16,6 +16,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"bottle/render"
+	"bottle/render/locate"
 )
 
 var update = flag.Bool("update", false, "rewrite the goldens under testdata/ (tools/list, prompts/list)")
@@ -105,8 +108,32 @@ func TestToolDefinitions(t *testing.T) {
 			}
 		}
 	}
-	if n := len(Instructions); n > 2048 {
-		t.Errorf("instructions are %d bytes, want ≤ 2048", n)
+	for _, names := range []render.MCPNames{render.SettingsNames, render.PluginNames} {
+		if n := len(ServerInstructions(names)); n > 2048 {
+			t.Errorf("instructions for %s are %d bytes, want ≤ 2048", names.Server, n)
+		}
+	}
+}
+
+// TestInstructionsToolNames: under the plugin ($CLAUDE_PLUGIN_ROOT set) the
+// instructions name the tools mcp__plugin_bottle_bottle__<tool>.
+func TestInstructionsToolNames(t *testing.T) {
+	for _, tt := range []struct {
+		root, want, not string
+	}{
+		{"", "mcp__bottle__read_bottle", "mcp__plugin_"},
+		{"/p/plugin", "mcp__plugin_bottle_bottle__read_bottle", "mcp__bottle__"},
+	} {
+		d := Deps{Env: locate.Env{Getenv: func(k string) string {
+			if k == "CLAUDE_PLUGIN_ROOT" {
+				return tt.root
+			}
+			return ""
+		}}}
+		got := ServerInstructions(d.names())
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("root %q: instructions end %q, want %s and no %s", tt.root, got[strings.LastIndex(got, "\n")+1:], tt.want, tt.not)
+		}
 	}
 }
 
@@ -130,7 +157,7 @@ func TestInitializeInstructions(t *testing.T) {
 	if res.ServerInfo.Name != "bottle" || res.ServerInfo.Version != "v9" {
 		t.Errorf("server info %+v", res.ServerInfo)
 	}
-	if res.Instructions != strings.TrimSpace(Instructions) || !strings.Contains(res.Instructions, "read_bottle") {
+	if res.Instructions != ServerInstructions(render.SettingsNames) || !strings.Contains(res.Instructions, "mcp__bottle__read_bottle") {
 		t.Errorf("instructions %q", res.Instructions)
 	}
 	if res.Capabilities.Tools == nil || res.Capabilities.Tools.ListChanged {

@@ -3,7 +3,9 @@
 // servers). It owns the scopes and the files each one uses, an
 // order-preserving JSON object, edit planning with backups and atomic
 // writes, installing and removing bottle's hooks and MCP server, and
-// [Registrations], the one reader that finds bottle's entries in every scope.
+// [Registrations], the one reader that finds bottle's entries in every scope,
+// and [Locations.Plugins], which reads where bottle's Claude Code plugin is
+// installed and enabled (installed_plugins.json, enabledPlugins).
 //
 // Every edit keeps each foreign key, value and position as it was; only
 // bottle's own entries change. Bottle's entries are told apart by what they
@@ -46,6 +48,7 @@ var bottleHooks = []Hook{
 	{Event: "SessionStart", Matcher: "compact|resume|fork", Sub: "session-start", Timeout: 10},
 	{Event: "Stop", Sub: "stop", Timeout: 5},
 	{Event: "SessionEnd", Sub: "session-end", Timeout: 2},
+	{Event: "PreCompact", Sub: "pre-compact", Timeout: 5},
 }
 
 // Hooks returns the hooks bottle registers, in the order install adds them.

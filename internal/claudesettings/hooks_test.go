@@ -128,7 +128,8 @@ func TestInstallCleansStaleEntries(t *testing.T) {
 	      {"command":`+js(hb+" session-start")+`,"timeout":10,"statusMessage":"bottle","type":"command"},
 	      {"type":"command","command":"echo neighbour"}]}],
 	  "Stop":[{"hooks":[{"type":"command","command":`+js(hb+" stop")+`,"timeout":5}]}],
-	  "PreCompact":[{"hooks":[{"type":"command","command":"/old/hookbin-helper stop"}]}],
+	  "PreCompact":[{"hooks":[{"type":"command","command":"/old/hookbin-helper stop"}]},
+	    {"hooks":[{"type":"command","command":`+js(hb+" pre-compact")+`,"timeout":5}]}],
 	  "SessionEnd":[{"hooks":[{"type":"command","command":`+js(hb+" session-end")+`,"timeout":2}]}]}}`))
 	if diff := cmp.Diff(want, parse(t, readFile(t, tg.Settings))); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", tg.Settings, diff)
@@ -151,6 +152,7 @@ func TestInstallNotes(t *testing.T) {
 		"~ hooks.Stop: was /old/hookbin stop; now /bin/hookbin stop (timeout 5 s)",
 		"- hooks.Stop: /old/hookbin stop (stale or duplicate)",
 		"+ hooks.SessionEnd: /bin/hookbin session-end (timeout 2 s)",
+		"+ hooks.PreCompact: /bin/hookbin pre-compact (timeout 5 s)",
 	}
 	if diff := cmp.Diff(want, edits[0].Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bottle/internal/claudesettings"
+)
+
+// plugin installs bottle's plugin in the world as "claude plugin install"
+// does: a record in installed_plugins.json pointing at a copy in the plugin
+// cache (created unless gone), and enabledPlugins["bottle@bottle"] = enabled
+// in the user settings (merged into what is there). It returns the copy.
+func (w *doctorWorld) plugin(t *testing.T, enabled, gone bool) string {
+	t.Helper()
+	copyDir := filepath.Join(w.config, "plugins", "cache", "bottle", "bottle", "0.1.0")
+	if !gone {
+		doctorBinary(t, filepath.Join(copyDir, "libexec", "linux-amd64"), "hookbin")
+	}
+	rec, _ := json.Marshal(map[string]any{"version": 2, "plugins": map[string]any{
+		"bottle@bottle": []any{map[string]any{"scope": "user", "installPath": copyDir, "version": "0.1.0"}}}})
+	writeJSON(t, filepath.Join(w.config, "plugins", "installed_plugins.json"), string(rec))
+	w.enable(t, filepath.Join(w.config, "settings.json"), enabled)
+	return copyDir
+}
+
+// enable sets enabledPlugins["bottle@bottle"] in a settings file, keeping
+// the rest of it.
+func (w *doctorWorld) enable(t *testing.T, settings string, on bool) {
+	t.Helper()
+	doc := map[string]any{}
+	if data, err := os.ReadFile(settings); err == nil {
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc["enabledPlugins"] = map[string]any{"bottle@bottle": on, "other@bottle-fork": true}
+	data, _ := json.Marshal(doc)
+	writeJSON(t, settings, string(data))
+}
+
+// TestDoctorPluginInstall: doctor recognises the plugin, says which install
+// is active, flags a settings install beside an enabled plugin and a stale
+// plugin copy, and never tells a plugin user to run hookbin install.
+func TestDoctorPluginInstall(t *testing.T) {
+	tests := []struct {
+		name     string
+		setup    func(t *testing.T, w *doctorWorld)
+		want     [][]string
+		absent   []string
+		wantFail bool
+	}{
+		{
+			name:  "PluginOnly",
+			setup: func(t *testing.T, w *doctorWorld) { w.plugin(t, true, false) },
+			want: [][]string{
+				{"✓ plugin bottle@bottle: installed (user scope, version 0.1.0, ", ") and enabled (user: ", "come from it"},
+				{"✓ hook Stop → hookbin stop: from the plugin bottle@bottle (hooks/hooks.json)"},
+				{"✓ hook SessionStart → hookbin session-start: from the plugin bottle@bottle"},
+				{"✓ MCP server \"plugin:bottle:bottle\": from the plugin bottle@bottle (.mcp.json)"},
+			},
+			absent: []string{"hookbin install", "installed twice", "✗"},
+		},
+		{
+			name:   "SettingsOnly",
+			setup:  func(t *testing.T, w *doctorWorld) { w.install(t) },
+			want:   [][]string{{"✓ hook Stop → hookbin stop (user: "}, {"✓ MCP server \"bottle\": registered (user: "}},
+			absent: []string{"plugin", "installed twice"},
+		},
+		{
+			name:  "Both",
+			setup: func(t *testing.T, w *doctorWorld) { w.install(t); w.plugin(t, true, false) },
+			want: [][]string{
+				{"✓ plugin bottle@bottle: installed (user scope"},
+				{"! bottle is installed twice: as the plugin bottle@bottle and in settings (user: ", "runs every hook twice and starts two MCP servers",
+					"keep the plugin: hookbin uninstall --scope user (or claude plugin disable bottle@bottle"},
+			},
+		},
+		{
+			name:  "PluginDisabled",
+			setup: func(t *testing.T, w *doctorWorld) { w.plugin(t, false, false) },
+			want: [][]string{
+				{"! plugin bottle@bottle: installed (user scope, ", ") but disabled — enable it: claude plugin enable bottle@bottle"},
+				{"✗ hook Stop → hookbin stop: not registered: the plugin bottle@bottle is installed but disabled — enable it: claude plugin enable bottle@bottle"},
+				{"! MCP server \"bottle\": not registered: the plugin bottle@bottle is installed but disabled"},
+			},
+			absent:   []string{"hookbin install"},
+			wantFail: true,
+		},
+		{
+			name: "PluginDisabledInLocalScope",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				w.enable(t, filepath.Join(w.project, ".claude", "settings.local.json"), false)
+			},
+			want:     [][]string{{"! plugin bottle@bottle: installed (user scope, ", ") but disabled"}},
+			absent:   []string{"hookbin install", "come from it"},
+			wantFail: true,
+		},
+		{
+			name:  "PluginDisabledSettingsActive",
+			setup: func(t *testing.T, w *doctorWorld) { w.install(t); w.plugin(t, false, false) },
+			want: [][]string{
+				{"✓ plugin bottle@bottle: installed (user scope, ", ") but disabled; the settings install (user: ", ") is the active one"},
+				{"✓ hook Stop → hookbin stop (user: "},
+			},
+			absent: []string{"installed twice"},
+		},
+		{
+			name:     "StaleCachePath",
+			setup:    func(t *testing.T, w *doctorWorld) { w.plugin(t, true, true) },
+			want:     [][]string{{"✗ plugin bottle@bottle: installed (", "; its copy is gone — reinstall it: claude plugin uninstall bottle@bottle, then claude plugin install bottle@bottle"}},
+			absent:   []string{"hookbin install"},
+			wantFail: true,
+		},
+		{
+			name: "OrphanedCachePath",
+			setup: func(t *testing.T, w *doctorWorld) {
+				copyDir := w.plugin(t, true, false)
+				writeJSON(t, filepath.Join(copyDir, ".orphaned_at"), "1767607260000")
+			},
+			want:     [][]string{{"✗ plugin bottle@bottle: installed (", "its copy is orphaned (.orphaned_at)"}},
+			wantFail: true,
+		},
+		{
+			name: "SettingsRunPluginCopy",
+			setup: func(t *testing.T, w *doctorWorld) {
+				// Written by hand: install refuses such binaries.
+				w.install(t)
+				copyDir := w.plugin(t, false, false)
+				cached := filepath.Join(copyDir, "libexec", "linux-amd64", "hookbin"+exeSuffix())
+				settings := filepath.Join(w.config, "settings.json")
+				data := string(readFile(t, settings))
+				writeJSON(t, settings, strings.ReplaceAll(data, claudesettings.HookCommand(w.hookbin), claudesettings.HookCommand(cached)))
+			},
+			want: [][]string{{"! settings (user: ", "run ", filepath.Join("cache", "bottle", "bottle", "0.1.0"),
+				"inside Claude Code's plugin folder, whose versioned copies a plugin update or uninstall orphans"}},
+		},
+		{
+			name: "BottlesInPluginData",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				t.Setenv("BOTTLE_DIR", filepath.Join(w.config, "plugins", "data", "bottle-bottle", "bottles"))
+			},
+			want: [][]string{{"! bottles dir: ", filepath.Join("plugins", "data", "bottle-bottle", "bottles"), "inside Claude Code's plugin folder", "set BOTTLE_DIR"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newDoctorWorld(t)
+			tt.setup(t, w)
+			lines, failed := w.doctor(t)
+			if failed != tt.wantFail {
+				t.Errorf("doctor failed = %v, want %v:\n%s", failed, tt.wantFail, strings.Join(lines, "\n"))
+			}
+			for _, subs := range tt.want {
+				wantLine(t, lines, subs...)
+			}
+			for _, s := range tt.absent {
+				if l := line(lines, s); l != "" {
+					t.Errorf("line %q has %q", l, s)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,96 @@
+package claudesettings
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPlugins: the enabledPlugins entries of bottle's plugin in every scope,
+// the install records, and the entry that decides per id (the most specific
+// scope wins).
+func TestPlugins(t *testing.T) {
+	root := t.TempDir()
+	l := Locations{ConfigDir: filepath.Join(root, "config"), Project: filepath.Join(root, "proj")}
+	write := func(path, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	user := filepath.Join(l.ConfigDir, "settings.json")
+	local := filepath.Join(l.Project, ".claude", "settings.local.json")
+	write(user, `{"enabledPlugins": {"bottle@bottle": true, "bottle@fork": true, "bottled@bottle": true, "bottle@": true, "bottle@x": "yes"}}`)
+	write(filepath.Join(l.Project, ".claude", "settings.json"), `{"enabledPlugins": null}`)
+	write(local, `{"enabledPlugins": {"bottle@fork": false}}`)
+	write(filepath.Join(l.ConfigDir, "plugins", "installed_plugins.json"), `{"version": 2, "plugins": {
+  "demo@pt": [{"scope": "user", "installPath": "/d"}],
+  "bottle@bottle": [{"scope": "user", "installPath": "/c/0.1.0", "version": "0.1.0"},
+                    {"scope": "local", "installPath": "/c/0.2.0", "version": "0.2.0", "projectPath": "/p"}]}}`)
+	got := l.Plugins()
+	want := Plugins{
+		Enables: []PluginEnable{
+			{Scope: User, File: user, ID: "bottle@bottle", Enabled: true},
+			{Scope: User, File: user, ID: "bottle@fork", Enabled: true},
+			{Scope: Local, File: local, ID: "bottle@fork", Enabled: false},
+		},
+		Installs: []PluginInstall{
+			{ID: "bottle@bottle", Scope: "user", InstallPath: "/c/0.1.0", Version: "0.1.0"},
+			{ID: "bottle@bottle", Scope: "local", InstallPath: "/c/0.2.0", Version: "0.2.0", ProjectPath: "/p"},
+		},
+		InstalledFile: filepath.Join(l.ConfigDir, "plugins", "installed_plugins.json"),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Plugins (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]PluginEnable{want.Enables[0]}, got.Active()); diff != "" {
+		t.Errorf("Active (-want +got):\n%s", diff)
+	}
+	if e, ok := got.AnyEnabled(); !ok || e.ID != "bottle@bottle" {
+		t.Errorf("AnyEnabled = %+v, %v", e, ok)
+	}
+	if got := (Locations{}).Plugins(); len(got.Enables)+len(got.Installs) != 0 || got.InstalledFile != "" {
+		t.Errorf("Plugins of unknown locations = %+v", got)
+	}
+}
+
+// FuzzPlugins: any installed_plugins.json and settings file read by
+// Plugins yields only bottle's entries, and never panics.
+func FuzzPlugins(f *testing.F) {
+	f.Add([]byte(`{"version":2,"plugins":{"bottle@bottle":[{"scope":"user","installPath":"/c","version":"0.1.0"}]}}`), []byte(`{"enabledPlugins":{"bottle@bottle":true}}`))
+	f.Add([]byte(`{"plugins":{"bottle@x":{}}}`), []byte(`{"enabledPlugins":[]}`))
+	f.Add([]byte(`[]`), []byte(``))
+	f.Fuzz(func(t *testing.T, installed, settings []byte) {
+		config := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(config, "plugins"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(config, "plugins", "installed_plugins.json"), installed, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(config, "settings.json"), settings, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := Locations{ConfigDir: config}.Plugins()
+		for _, e := range p.Enables {
+			if !IsPluginID(e.ID) {
+				t.Errorf("enable of %q", e.ID)
+			}
+		}
+		for _, in := range p.Installs {
+			if !IsPluginID(in.ID) {
+				t.Errorf("install of %q", in.ID)
+			}
+		}
+		for _, e := range p.Active() {
+			if !e.Enabled {
+				t.Errorf("active entry %+v is not enabled", e)
+			}
+		}
+	})
+}

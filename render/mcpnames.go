@@ -1,0 +1,40 @@
+package render
+
+// MCPNames are the names under which the model sees bottle's MCP server and
+// its tools. They depend on how bottle was installed: Claude Code names a
+// server registered in settings by its key and its tools
+// mcp__<server>__<tool>, and a plugin's server plugin:<plugin>:<server> with
+// tools mcp__plugin_<plugin>_<server>__<tool> (SPEC §5, §9).
+type MCPNames struct {
+	// Server is the server's name as Claude Code shows it.
+	Server string
+	// ToolPrefix goes before each tool's name.
+	ToolPrefix string
+}
+
+var (
+	// SettingsNames are the names under "hookbin install" (and the
+	// repository's .mcp.json).
+	SettingsNames = MCPNames{Server: "bottle", ToolPrefix: "mcp__bottle__"}
+	// PluginNames are the names under the plugin bottle.
+	PluginNames = MCPNames{Server: "plugin:bottle:bottle", ToolPrefix: "mcp__plugin_bottle_bottle__"}
+)
+
+// NamesFor returns the names of the install a hook or server runs under,
+// given its $CLAUDE_PLUGIN_ROOT: Claude Code sets that variable for a
+// plugin's hooks and servers only.
+func NamesFor(pluginRoot string) MCPNames {
+	if pluginRoot != "" {
+		return PluginNames
+	}
+	return SettingsNames
+}
+
+// Tool is the name the model calls tool by. The zero MCPNames are
+// [SettingsNames].
+func (n MCPNames) Tool(tool string) string {
+	if n.ToolPrefix == "" {
+		n = SettingsNames
+	}
+	return n.ToolPrefix + tool
+}
