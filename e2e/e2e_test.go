@@ -154,10 +154,11 @@ func scenario(t *testing.T, w *world, mem bool) {
 	}
 
 	// 1b. A fresh session picks the first one up with bottle's MCP prompt
-	// (Claude Code offers it as a slash command): the model gets the
+	// (Claude Code offers it as a slash command, /mcp__bottle__… or
+	// /mcp__plugin_bottle_bottle__… by install): the model gets the
 	// fresh-session pointer to the first session's bottle as the user
 	// message.
-	r = w.claudeRun("continue", "/mcp__bottle__continue_session "+sid, runOpts{},
+	r = w.claudeRun("continue", "/"+w.mode.tool("continue_session")+" "+sid, runOpts{},
 		turn{name: "continue", when: classMain, check: func(r *request) error {
 			return bodyHas(r, "# [bottle] Endless Mode — session continuation", bottleOf(sid)+"   (session "+sid+")",
 				"This conversation starts without it", "Current task")

@@ -251,8 +251,8 @@ func (w *world) checkSteerAnswer(stdout, sid string) error {
 
 // pluginCommands runs the plugin's commands in new sessions: /bottle:doctor
 // gives the model doctor's checklist (the plugin active, nothing to
-// install), and /bottle:resume SID the session listing, after which the
-// model reads session sid's bottle through the plugin's tool. Nothing is
+// install), and /bottle:resume SID the instructions naming the plugin's
+// tools, after which the model reads session sid's bottle through them. Nothing is
 // written into the plugin's data folder, which an uninstall deletes.
 func (w *world) pluginCommands(sid string) {
 	t := w.t
@@ -267,7 +267,7 @@ func (w *world) pluginCommands(sid string) {
 
 	r = w.claudeRun("cmd-resume", "/bottle:resume "+sid, runOpts{},
 		turn{name: "resume: read", when: classMain, check: func(r *request) error {
-			return bodyHas(r, "Session asked for: "+sid, sid+" ", w.mode.tool("read_bottle"))
+			return bodyHas(r, "Session asked for: "+sid, w.mode.tool("read_bottle"), w.mode.tool("list_sessions"))
 		}, reply: []block{toolUse(w.mode.tool("read_bottle"), map[string]any{"session_id": sid})}},
 		turn{name: "resume: answer", when: classMain, check: func(r *request) error {
 			return resultHas(r, w.mode.tool("read_bottle"), "# Session bottle — "+sid, prompt6, answer6)
