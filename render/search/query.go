@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -146,6 +147,24 @@ func Fold(s string) string {
 	b := make([]byte, len(s))
 	copy(b, s[:i])
 	for i < len(s) {
+		// Eight ASCII bytes at a time: the upper-case letters among them
+		// get their 0x20 bit.
+		for i+8 <= len(s) {
+			w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+			if w&0x8080808080808080 != 0 {
+				break
+			}
+			// 0x80 in each byte that is >= 'A', and in each that is > 'Z'
+			// (no byte carries into the next: all are below 0x80).
+			ge := w + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
+			gt := w + 0x2525252525252525 // 0x80 - 'Z' - 1
+			upper := ge &^ gt & 0x8080808080808080
+			binary.LittleEndian.PutUint64(b[i:], w|upper>>2)
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
@@ -169,7 +188,9 @@ func Fold(s string) string {
 // cleanText replaces invalid UTF-8 and NUL bytes by U+FFFD, as every text
 // bottle shows.
 func cleanText(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !utf8.ValidString(s) { // its ASCII path is much faster than ToValidUTF8's
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if strings.IndexByte(s, 0) >= 0 {
 		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
 	}

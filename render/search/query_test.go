@@ -2,9 +2,11 @@ package search
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -170,4 +172,47 @@ func FuzzSearch(f *testing.F) {
 			t.Fatalf("snippet(%q, %q) = %q", text, term, s)
 		}
 	})
+}
+
+// foldRef is Fold rune by rune, for TestFoldMatchesReference.
+func foldRef(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if l := unicode.ToLower(r); l != r && r != utf8.RuneError && utf8.RuneLen(l) == size {
+			b.WriteRune(l)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// TestFoldMatchesReference: the eight-bytes-at-a-time path folds every
+// ASCII byte, at every offset and length, as the rune-by-rune one does.
+func TestFoldMatchesReference(t *testing.T) {
+	var ascii []byte
+	for c := range 128 {
+		ascii = append(ascii, byte(c))
+	}
+	inputs := []string{string(ascii), "Hello ÉCOLE, WORLD@[`{Zz", strings.Repeat("AZaz@[`{", 9) + "Ä" + strings.Repeat("QRST", 5)}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = ascii[r.IntN(len(ascii))]
+			if r.IntN(30) == 0 {
+				b[i] = 0xc3 // a broken or a real two-byte rune with the next
+			}
+		}
+		inputs = append(inputs, string(b))
+	}
+	for _, in := range inputs {
+		for off := 0; off < min(len(in), 9); off++ {
+			if got, want := Fold(in[off:]), foldRef(in[off:]); got != want {
+				t.Fatalf("Fold(%q) = %q, want %q", in[off:], got, want)
+			}
+		}
+	}
 }

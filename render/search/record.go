@@ -146,6 +146,8 @@ var pathKeys = map[string]bool{"file_path": true, "path": true, "notebook_path":
 // toolRecord is tool call i: its name, input values and result, stripped.
 func toolRecord(id string, i int, d *transcript.ToolDetail) Record {
 	var b strings.Builder
+	// The input's values and the result, at most: grown once.
+	b.Grow(len(d.Name) + len(d.Input) + 1 + len(d.Result))
 	b.WriteString(privacy.Strip(d.Name))
 	var paths []string
 	walkJSON(d.Input, func(key, value string) {

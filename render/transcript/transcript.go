@@ -352,6 +352,21 @@ var chunkSize = 256 << 10
 // maxKeptBuffer is the largest buffer (grown for a long line) that is reused.
 const maxKeptBuffer = 4 << 20
 
+// chunkBufs keeps the chunk buffers of finished parallel reads for the
+// next: a search reads many transcripts one after another, and a fresh
+// 256 KB buffer per chunk of each was most of what it allocated.
+var chunkBufs sync.Pool
+
+// recycle hands c's buffer to chunkBufs. Only a chunk back in a pipeline's
+// free list may be recycled: one that is applied, from which nothing is
+// still viewed.
+func (c *chunk) recycle() {
+	if b := c.buf; cap(b) == chunkSize {
+		chunkBufs.Put(&b)
+	}
+	c.buf = nil
+}
+
 // chunk is a run of whole lines and, once scanned, their records.
 type chunk struct {
 	buf   []byte // the read buffer (data is a prefix of it), if any
@@ -381,6 +396,11 @@ type lineReader struct {
 // next reads the next chunk into c (reusing its buffer); it returns false
 // at the end of the stream.
 func (lr *lineReader) next(c *chunk) (bool, error) {
+	if c.buf == nil {
+		if b, ok := chunkBufs.Get().(*[]byte); ok && cap(*b) == chunkSize {
+			c.buf = *b
+		}
+	}
 	if c.buf == nil || cap(c.buf) > maxKeptBuffer {
 		c.buf = make([]byte, 0, chunkSize)
 	}
@@ -574,6 +594,12 @@ func (p *parser) readParallel(src chunkSource) error {
 	pl.work(first)
 	wg.Wait()
 	pl.applyReady()
+	if pl.failed == nil {
+		// Every chunk is back in the free list once all are applied.
+		for range len(pl.free) {
+			(<-pl.free).recycle()
+		}
+	}
 	if pl.failed != nil {
 		if r := pl.failed.Recovered(); r != nil && isFault(r.Value) {
 			return errChanged
