@@ -144,8 +144,7 @@ func Fold(s string) string {
 	if i == len(s) {
 		return s
 	}
-	b := make([]byte, len(s))
-	copy(b, s[:i])
+	b := []byte(s) // a copy, not zeroed first: folded in place below
 	for i < len(s) {
 		// Eight ASCII bytes at a time: the upper-case letters among them
 		// get their 0x20 bit.
@@ -177,8 +176,6 @@ func Fold(s string) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if l := unicode.ToLower(r); l != r && r != utf8.RuneError && utf8.RuneLen(l) == size {
 			utf8.EncodeRune(b[i:], l)
-		} else {
-			copy(b[i:], s[i:i+size])
 		}
 		i += size
 	}

@@ -2,8 +2,11 @@ package transcript
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"bottle/internal/gentranscript"
@@ -54,4 +57,38 @@ func BenchmarkReadTranscript(b *testing.B) {
 	})
 }
 
-var _ = io.Discard
+// BenchmarkReadFile reads transcript files from 100 KB to 4 MB (in the page
+// cache) through a memory map, as Read does from mapMin on, and through
+// read(2) into chunk buffers, as it does below: the case for mapMin.
+func BenchmarkReadFile(b *testing.B) {
+	for _, n := range []int64{100 << 10, 300 << 10, 1 << 20, 4 << 20} {
+		path := filepath.Join(b.TempDir(), "t.jsonl")
+		if err := os.WriteFile(path, genTranscript(b, n), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		name := fmt.Sprintf("%dKB", n>>10)
+		b.Run(name+"/mapped", func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				if _, err := Read(context.Background(), path, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/read", func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				// Not an *os.File: no map.
+				_, err = ReadFrom(struct{ io.Reader }{f}, nil)
+				f.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
