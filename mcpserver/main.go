@@ -1,13 +1,15 @@
 // Command mcpserver serves session bottles over MCP on stdio: the tools
-// render_bottle, read_bottle and expand_observation (package tools) for the
-// Claude Code session running in its working directory.
+// render_bottle, read_bottle, expand_observation, search_history and
+// list_sessions and the prompt continue_session (package tools) for the
+// Claude Code sessions of its working directory's project.
 //
 // stdout carries JSON-RPC only and stderr stays quiet in normal operation
 // (Claude Code shows every stderr line as an error); problems go to the log
 // file <claude-mem data>/logs/bottle.log (package hooklog's format).
 //
 // It only wires the tools (package tools) to mcp-go's stdio server; it may
-// import tools, render/locate and internal/hooklog.
+// import tools, render/locate, render/search (the server's index) and
+// internal/hooklog.
 package main
 
 import (
