@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -550,4 +551,23 @@ func TestMemorySessionID(t *testing.T) {
 	if err != nil || len(obs) != 2 || obs[0].MemorySessionID != "mem-a" || obs[1].MemorySessionID != "mem-multi" {
 		t.Errorf("Observations memory ids = %+v, %v", obs, err)
 	}
+}
+
+// FuzzDecodeList: the fast path for plain string arrays decodes as
+// encoding/json does, whatever the column holds.
+func FuzzDecodeList(f *testing.F) {
+	for _, s := range []string{`["a.go","b.go"]`, `[ "x" , "y" ]`, `["",  " z "]`, `["a",]`, `["a\"b"]`, `[1,"a"]`,
+		`["\u00e9"]`, "[\"a\tb\"]", `["é"]`, "[\"\xff\"]", `[]`, `["a"] `, `"one"`, `not json`, `[""]`, `[ ]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := decodeList(s)
+		want := []string(nil)
+		if ts := strings.TrimSpace(s); ts != "" && ts != "null" && ts != "[]" {
+			want = decodeListJSON(ts)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("decodeList(%q) = %q, encoding/json gives %q", s, got, want)
+		}
+	})
 }

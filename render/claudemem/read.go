@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Session returns the stored session whose content session id (Claude Code's
@@ -311,6 +312,66 @@ func decodeList(s string) []string {
 	if s == "" || s == "null" || s == "[]" {
 		return nil
 	}
+	if out, ok := decodeStrings(s); ok {
+		return out
+	}
+	return decodeListJSON(s)
+}
+
+// decodeStrings decodes the common case of a list column, an array of
+// strings without escapes, as decodeList does, without encoding/json (a
+// search reads every observation's four lists); ok is false for anything
+// else.
+func decodeStrings(s string) (out []string, ok bool) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || strings.IndexByte(s, '\\') >= 0 || !utf8.ValidString(s) {
+		return nil, false
+	}
+	i := 1
+	space := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			i++
+		}
+	}
+	space()
+	if s[i] == ']' {
+		return nil, i == len(s)-1
+	}
+	for {
+		if s[i] != '"' {
+			return nil, false
+		}
+		j := strings.IndexByte(s[i+1:], '"')
+		if j < 0 {
+			return nil, false
+		}
+		item := s[i+1 : i+1+j]
+		for k := 0; k < len(item); k++ {
+			if item[k] < 0x20 {
+				return nil, false // not JSON: encoding/json decides
+			}
+		}
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+		i += j + 2
+		space()
+		if i >= len(s) {
+			return nil, false
+		}
+		switch s[i] {
+		case ']':
+			return out, i == len(s)-1
+		case ',':
+			i++
+			space()
+		default:
+			return nil, false
+		}
+	}
+}
+
+// decodeListJSON is decodeList with encoding/json, for any text.
+func decodeListJSON(s string) []string {
 	var raw []json.RawMessage
 	if err := json.Unmarshal([]byte(s), &raw); err != nil {
 		var one string
