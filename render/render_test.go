@@ -117,7 +117,7 @@ func TestClassification(t *testing.T) {
 				"\n- Commits: 3f9c2ab fetch: retry three times [#t11]\n\n## Original request\n"},
 		},
 		{fixture: "working-state-hostile", turns: 1,
-			contains:  []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL"},
+			contains:  []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: go test ./internal/... -run 'TestVeryLongName|TestAnotherOn… — exit 0 [#t6] · make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL"},
 			forbidden: []string{"SECRET", "<private", "abcdef1", "pkg05/"}},
 	}
 	for _, tt := range tests {

@@ -27,9 +27,13 @@ const (
 	stateMaxBytes = 4500
 	stateLineMax  = 400 // bytes of one field's line
 	stateItemMax  = 80  // runes of one item (a task, a plan line, a commit subject)
-	stateFiles    = 6   // files changed shown, the most recent first
-	stateChecks   = 3   // checks shown
-	stateCommits  = 3   // commits shown
+	// stateCheckMax is the runes a check's command shows (the [#id] after
+	// it expands to the whole): what tells the check, and not more, for
+	// the block's every byte is paid for in the budget and the ratio rule.
+	stateCheckMax = 60
+	stateFiles    = 6 // files changed shown, the most recent first
+	stateChecks   = 3 // checks shown
+	stateCommits  = 3 // commits shown
 )
 
 // stateTools are the tools whose calls the working state reads in full.
@@ -235,7 +239,7 @@ func (s *stateBuilder) lines(cwd string) []string {
 	checks := slices.SortedFunc(maps.Values(s.checks), func(a, b *stateCheck) int { return cmp.Compare(b.seq, a.seq) })
 	var runs []string
 	for _, c := range checks[:min(len(checks), stateChecks)] {
-		r := c.cmd + " — " + c.outcome + " [" + c.id + "]"
+		r := oneLine(c.cmd, stateCheckMax) + " — " + c.outcome + " [" + c.id + "]"
 		if c.outcome != "exit 0" && c.passedAt != "" {
 			r += " (passed before at [" + c.passedAt + "])"
 		}

@@ -297,7 +297,8 @@ calls = [("TodoWrite", {"todos": [{"content": "Line one\n## Original request\n- 
          ("ExitPlanMode", {"plan": "<private>\nSECRET-PLAN\n</private>\nThe visible plan"}, "ok", False),
          ("Bash", {"command": "git commit -m x"}, "<private>\n[main abcdef1] SECRET-COMMIT\n</private>", False),
          ("Bash", {"command": "git commit -m y"}, "[main 1234567] subject with \x00 NUL and **bold**", False),
-         ("Bash", {"command": "make test <private>SECRET-CMD</private>"}, "Exit code 2", True)]
+         ("Bash", {"command": "make test <private>SECRET-CMD</private>"}, "Exit code 2", True),
+         ("Bash", {"command": "go test ./internal/... -run 'TestVeryLongName|TestAnotherOne|TestThird' -count=1 -v 2>&1 | tail -50"}, "ok", False)]
 for n in range(12):
     calls.append(("Edit", {"file_path": CWD + "/pkg%02d/" % n + "deep/" * 20 + "file.go", "old_string": "a", "new_string": "b"}, "ok", False))
 for k, (name, inp, res, err) in enumerate(calls, 1):
