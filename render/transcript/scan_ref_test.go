@@ -58,10 +58,9 @@ func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newRefParser(!o.NoDigests)
-	p.capture, p.captureTool, p.observe = o.Capture, o.CaptureTools, o.Observe
-	p.session = o.Session
-	if p.capture == nil && p.captureTool != nil && p.observe == nil {
-		p.capture = map[int]*ToolDetail{}
+	p.capture, p.session = o.Capture, o.Session
+	if o.Observe != nil && o.CaptureTools != nil {
+		p.captureTool, p.observe = o.CaptureTools, o.Observe
 	}
 	br := bufio.NewReaderSize(r, 256<<10)
 	var buf []byte
@@ -131,7 +130,7 @@ type refParser struct {
 	pending  map[string]refPendingCall
 	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
-	// captureTool also captures the calls of the tools it accepts.
+	// captureTool picks the calls observe takes.
 	captureTool func(name string) bool
 	observe     func(i int, d *ToolDetail, result func() string)
 }
@@ -346,11 +345,10 @@ func (p *refParser) assistant(l *refLine, ts time.Time) {
 			}
 			p.tools[b.ID] = len(p.t.Tools)
 			p.t.Tools = append(p.t.Tools, ToolCall{ID: b.ID, Name: b.Name, Time: ts})
-			byTool := p.captureTool != nil && p.captureTool(b.Name)
-			observed := byTool && p.observe != nil
+			observed := p.captureTool != nil && p.captureTool(b.Name)
 			p.pending[b.ID] = refPendingCall{input: append(json.RawMessage(nil), b.Input...), observed: observed}
 			p.t.ToolBytes += len(b.Input)
-			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || byTool && !observed {
+			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
 				p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.Name, Time: ts, Input: append(json.RawMessage(nil), b.Input...)}
 			}
 			p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})

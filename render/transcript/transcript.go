@@ -131,7 +131,7 @@ type Transcript struct {
 	Tools       []ToolCall
 	Compactions int // compact boundaries and compact summaries seen
 	// Captured holds the tool calls kept in full, by index into Tools
-	// (ReadOptions.Capture and CaptureTools); nil when none were asked for.
+	// (ReadOptions.Capture); nil when none were asked for.
 	Captured map[int]*ToolDetail
 	// TextBytes and ToolBytes measure the conversation the bottle replaces:
 	// user and assistant text; tool_use input and tool_result content.
@@ -178,18 +178,16 @@ type ReadOptions struct {
 	// Capture keeps the tool calls whose indexes into Transcript.Tools are
 	// its keys in full: the reader fills each value.
 	Capture map[int]*ToolDetail
-	// CaptureTools, when set, also keeps in full every tool call whose tool
-	// name it accepts (a search keeps them all; the working state of a
-	// session wants TodoWrite, Task, ExitPlanMode and Bash). The calls kept
-	// are in Transcript.Captured.
+	// CaptureTools picks the tool calls, by tool name, that Observe is
+	// handed (a search takes them all; the working state TodoWrite, the
+	// Task tools, ExitPlanMode, Bash and the edits).
 	CaptureTools func(name string) bool
-	// Observe, when set, takes the calls CaptureTools accepts instead of
-	// Captured keeping them: each is handed over once, as its result
+	// Observe takes each call CaptureTools accepts once, as its result
 	// arrives (in file order) or, for a call left without one, at the end
-	// of the read, with its index into Transcript.Tools. d is the reader's
-	// own: d.Input is valid only during the call, and d.Result is left
-	// empty — result decodes it on demand (a result is decoded whole, and
-	// most are large and not wanted).
+	// of the read, with its index into Transcript.Tools; nothing of it is
+	// kept. d is the reader's own: d.Input is valid only during the call,
+	// and d.Result is left empty — result decodes it on demand (a result is
+	// decoded whole, and most are large and not wanted).
 	Observe func(i int, d *ToolDetail, result func() string)
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
@@ -273,10 +271,9 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	}
 	firstPrompt := o.UntilFirstPrompt
 	p := newParser(!o.NoDigests)
-	p.capture, p.captureTool, p.observe = o.Capture, o.CaptureTools, o.Observe
-	p.session = o.Session
-	if p.capture == nil && p.captureTool != nil && p.observe == nil {
-		p.capture = map[int]*ToolDetail{}
+	p.capture, p.session = o.Capture, o.Session
+	if o.Observe != nil && o.CaptureTools != nil {
+		p.captureTool, p.observe = o.CaptureTools, o.Observe
 	}
 	// Digests are pure and safe for concurrent use, so the scanning
 	// workers may work them out; a captured call's result is decoded in
@@ -772,9 +769,9 @@ type parser struct {
 	sized    bool // the maps are sized after the transcript's slices
 	lastWasC bool // the previous rendered event was a compaction
 	capture  map[int]*ToolDetail
-	// captureTool also captures the calls of the tools it accepts.
+	// captureTool picks the calls observe takes (ReadOptions.Observe).
 	captureTool func(name string) bool
-	// observe takes the calls captureTool accepts (ReadOptions.Observe).
+	// observe takes the calls captureTool accepts.
 	observe func(i int, d *ToolDetail, result func() string)
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
@@ -1013,12 +1010,11 @@ func (p *parser) assistant(r *lineRec, ts time.Time) {
 		p.t.Tools = append(p.t.Tools, ToolCall{ID: b.id, Name: b.name, Time: ts})
 		// The input is a view into the chunk: copied when the chunk is
 		// done if the call is still waiting for its result.
-		byTool := p.captureTool != nil && p.captureTool(b.name)
-		observed := byTool && p.observe != nil
+		observed := p.captureTool != nil && p.captureTool(b.name)
 		p.pending = append(p.pending, pendingCall{input: b.input, waiting: true, observed: observed})
 		p.viewed = append(p.viewed, len(p.t.Tools)-1)
 		p.t.ToolBytes += len(b.input)
-		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil || byTool && !observed {
+		if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
 			p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.name, Time: ts, Input: bytes.Clone(b.input)}
 		}
 		p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})
