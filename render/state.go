@@ -212,7 +212,7 @@ func (s *stateBuilder) lines(cwd string) []string {
 	// both ways), the most recently changed first.
 	rel := map[string]*stateFile{}
 	for p, f := range s.files {
-		p = relPath(privacy.Strip(p), cwd)
+		p = digest.Rel(privacy.Strip(p), cwd)
 		if p == "" {
 			continue
 		}
@@ -337,22 +337,12 @@ func taskNumber(result string) string {
 
 // firstLine is the first line of s that is not blank, trimmed.
 func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
+	for l := range strings.Lines(s) {
 		if l = strings.TrimSpace(l); l != "" {
 			return l
 		}
 	}
 	return ""
-}
-
-// relPath is p relative to the project folder when it lies inside it.
-func relPath(p, cwd string) string {
-	if cwd != "" {
-		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(cwd, "/")+"/"); ok && rel != "" {
-			return rel
-		}
-	}
-	return p
 }
 
 // joinBounded joins items with " · " up to max runes, then says how many
