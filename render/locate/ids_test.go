@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -137,4 +138,18 @@ func TestOSEnvResolvesDataDirOnce(t *testing.T) {
 	if got, want := OSEnv().DBPath(), filepath.Join(home, "second", "claude-mem.db"); got != want {
 		t.Errorf("a new OSEnv: DBPath = %q, want %q", got, want)
 	}
+}
+
+// FuzzValidID: the hand-written check accepts exactly what IDPattern and
+// the ".." rule accept.
+func FuzzValidID(f *testing.F) {
+	for _, s := range []string{"11111111-2222-4333-8444-555555555555", "", "a", ".a", "a..b", "a/b", "_x", strings.Repeat("a", 128), strings.Repeat("a", 129), "é", "a\n"} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(IDPattern)
+	f.Fuzz(func(t *testing.T, id string) {
+		if got, want := ValidID(id), re.MatchString(id) && !strings.Contains(id, ".."); got != want {
+			t.Errorf("ValidID(%q) = %v, want %v", id, got, want)
+		}
+	})
 }
