@@ -112,7 +112,7 @@ func TestClassification(t *testing.T) {
 		{fixture: "empty", turns: 0, contains: []string{"_(no prompt in this session yet)_"}},
 		{fixture: "working-state", turns: 1,
 			contains: []string{"\n## Working state\n\n- Open tasks: [~] Fix TestRetry · [ ] Update the README · [ ] Document the retry policy [#t12] · [~] Benchmark the backoff [#t14]   [#t17]\n",
-				"\n- Plan: Retry plan   [#t2]\n", "\n- Files changed: nb/a.ipynb [#t8] · /etc/outside.conf [#t7] · fetch/fetch.go ×2 [#t6] · fetch/retry.go [#t5]\n",
+				"\n- Plan: Retry plan   [#t2]\n", "\n- Files changed: cmd/main.go [#t21] · api/server.go [#t20] · api/client.go [#t19] · docs/plan.md [#t18] · nb/a.ipynb [#t8] · /etc/outside.conf [#t7] · +2 more: fetch.go, retry.go\n",
 				"\n- Checks: go vet ./... — exit 0 [#t10] · go test ./... — exit 1 [#t9] (passed before at [#t4])\n",
 				"\n- Commits: 3f9c2ab fetch: retry three times [#t11]\n\n## Original request\n"},
 		},

@@ -32,8 +32,11 @@ const (
 	// the block's every byte is paid for in the budget and the ratio rule.
 	stateCheckMax = 60
 	stateFiles    = 6 // files changed shown, the most recent first
-	stateChecks   = 3 // checks shown
-	stateCommits  = 3 // commits shown
+	// stateMoreMax is the bytes the files changed before them take, by
+	// their names alone: a file the session changed early is still named.
+	stateMoreMax = 200
+	stateChecks  = 3 // checks shown
+	stateCommits = 3 // commits shown
 )
 
 // stateTools are the tools whose calls the working state reads in full.
@@ -178,11 +181,13 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 // folder.
 func (s *stateBuilder) lines(cwd string) []string {
 	var lines []string
-	add := func(field string, items []string, proof string) {
-		if len(items) == 0 {
+	// more, when not nil, names the items beyond those listed: see
+	// joinBounded.
+	add := func(field string, items []string, proof string, more *stateMore) {
+		if len(items) == 0 && more == nil {
 			return
 		}
-		line := "- " + field + ": " + joinBounded(items, stateLineMax)
+		line := "- " + field + ": " + joinBounded(items, stateLineMax, more)
 		if proof != "" {
 			line += "   [" + proof + "]"
 		}
@@ -204,9 +209,9 @@ func (s *stateBuilder) lines(cwd string) []string {
 			}
 		}
 	}
-	add("Open tasks", open, proof)
+	add("Open tasks", open, proof, nil)
 	if s.plan != "" {
-		add("Plan", []string{s.plan}, s.planID)
+		add("Plan", []string{s.plan}, s.planID, nil)
 	}
 	// Files by their path relative to the project (one file may be named
 	// both ways), the most recently changed first.
@@ -235,7 +240,11 @@ func (s *stateBuilder) lines(cwd string) []string {
 			changed = append(changed, f.path+" ["+f.last+"]")
 		}
 	}
-	add("Files changed", changed, "")
+	if rest := files[min(len(files), stateFiles):]; len(rest) > 0 {
+		add("Files changed", changed, "", &stateMore{n: len(rest), text: moreFiles(rest)})
+	} else {
+		add("Files changed", changed, "", nil)
+	}
 	checks := slices.SortedFunc(maps.Values(s.checks), func(a, b *stateCheck) int { return cmp.Compare(b.seq, a.seq) })
 	var runs []string
 	for _, c := range checks[:min(len(checks), stateChecks)] {
@@ -245,12 +254,12 @@ func (s *stateBuilder) lines(cwd string) []string {
 		}
 		runs = append(runs, r)
 	}
-	add("Checks", runs, "")
+	add("Checks", runs, "", nil)
 	var commits []string
 	for k := len(s.commits) - 1; k >= 0 && len(commits) < stateCommits; k-- {
 		commits = append(commits, s.commits[k])
 	}
-	add("Commits", commits, "")
+	add("Commits", commits, "", nil)
 	// The block's bound: drop whole lines from the end.
 	for size(lines) > stateMaxBytes && len(lines) > 0 {
 		lines = lines[:len(lines)-1]
@@ -345,19 +354,66 @@ func firstLine(s string) string {
 	return ""
 }
 
-// joinBounded joins items with " · " up to max runes, then says how many
-// it left out.
-func joinBounded(items []string, max int) string {
+// joinBounded joins items with " · " up to max bytes, then says how many
+// it left out. more, when not nil, follows the items it names beyond them
+// (past max: its text is bounded on its own), or joins the count of those
+// left out.
+func joinBounded(items []string, max int, more *stateMore) string {
 	var b strings.Builder
 	for i, it := range items {
 		if i > 0 && b.Len()+len(it) > max {
-			b.WriteString(" · +" + strconv.Itoa(len(items)-i) + " more")
-			break
+			n := len(items) - i
+			if more != nil {
+				n += more.n
+			}
+			b.WriteString(" · +" + strconv.Itoa(n) + " more")
+			return b.String()
 		}
 		if i > 0 {
 			b.WriteString(" · ")
 		}
 		b.WriteString(it)
+	}
+	if more != nil {
+		if b.Len() > 0 {
+			b.WriteString(" · ")
+		}
+		b.WriteString(more.text)
+	}
+	return b.String()
+}
+
+// stateMore is what a line says of the n items it does not list.
+type stateMore struct {
+	n    int
+	text string
+}
+
+// moreFiles names the files changed before the ones the line shows in
+// full: "+3 more: a.go, plan.md, b_test.go", each file name once, in at
+// most stateMoreMax bytes ("…" for names left out).
+func moreFiles(files []*stateFile) string {
+	var b strings.Builder
+	b.WriteString("+" + strconv.Itoa(len(files)) + " more: ")
+	seen := map[string]bool{}
+	for _, f := range files {
+		name := f.path[strings.LastIndexAny(f.path, `/\`)+1:]
+		if name == "" {
+			continue
+		}
+		name = oneLine(name, stateItemMax)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if len(seen) > 1 {
+			if b.Len()+len(name)+2 > stateMoreMax {
+				b.WriteString(", …")
+				break
+			}
+			b.WriteString(", ")
+		}
+		b.WriteString(name)
 	}
 	return b.String()
 }

@@ -280,6 +280,9 @@ calls = [("TodoWrite", {"todos": [{"content": "Old list item", "status": "pendin
          ("TodoWrite", {"todos": [{"content": "Fix TestRetry", "status": "in_progress", "activeForm": "x"},
                                   {"content": "Wrap fetch in a loop", "status": "completed", "activeForm": "x"},
                                   {"content": "Update the README", "status": "pending", "activeForm": "x"}]}, "Todos updated", False)]
+# Four more files: the two changed first are named only ("+2 more: …").
+for p in ("docs/plan.md", "api/client.go", "api/server.go", "cmd/main.go"):
+    calls.append(("Edit", {"file_path": CWD + "/" + p, "old_string": "a", "new_string": "b"}, "The file has been updated.", False))
 for k, (name, inp, res, err) in enumerate(calls, 1):
     t.asst("msg_t%d" % k, tool("toolu_%d" % k, name, inp))
     t.user([result("toolu_%d" % k, res, err)])

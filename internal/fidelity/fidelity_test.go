@@ -27,8 +27,8 @@ var gates = []struct {
 	floor    int
 	target   int
 }{
-	{Prompts, false, 99, 99}, // met once replies folded before prompts
-	{Edited, false, 99, 100},
+	{Prompts, false, 99, 99},  // met once replies folded before prompts
+	{Edited, false, 100, 100}, // files changed before the six listed are named
 	{Read, false, 100, 98},
 	// Shortened digest lines keep a command's first 40 runes (74 -> 91 %);
 	// the ratio rule still cuts older ones to 28 where only that meets it.

@@ -1,0 +1,35 @@
+package render
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMoreFiles pins the names of the files changed before the ones the
+// Files changed line shows: each file name once, bounded.
+func TestMoreFiles(t *testing.T) {
+	files := func(paths ...string) []*stateFile {
+		var fs []*stateFile
+		for _, p := range paths {
+			fs = append(fs, &stateFile{path: p})
+		}
+		return fs
+	}
+	long := strings.Repeat("n", 70) + ".go"
+	tests := []struct {
+		name  string
+		files []*stateFile
+		want  string
+	}{
+		{"one", files("a/b.go"), "+1 more: b.go"},
+		{"same name twice", files("a/main.go", `C:\x\main.go`, "plan.md"), "+3 more: main.go, plan.md"},
+		{"bounded", files("1/"+long, "2/"+long+"x", "3/"+long+"y", "4/z.go"), "+4 more: " + long + ", " + long + "x, …"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := moreFiles(tt.files); got != tt.want {
+				t.Errorf("moreFiles = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
