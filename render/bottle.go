@@ -107,6 +107,9 @@ type Item struct {
 	// joined: the line is shortened to the same text as the line before it
 	// in its turn and merged into it (writeItems).
 	joined bool
+	// packed: the shortened line (and those joined to it) is written on the
+	// line of the one before it (pack).
+	packed bool
 }
 
 // Summary is a claude-mem session summary (generated, never verbatim).
@@ -243,11 +246,12 @@ const toolLineMax = 240
 
 // writeItems writes a turn's *What happened:* lines: one per item, but a
 // shortened tool line with the lines joined to it as one, their ids as a
-// range and the count: "- [#t8–#t10] Edit: main.go ×3".
+// range and the count ("- [#t8–#t10] Edit: main.go ×3"), and packed lines
+// on the line before them ("- [#t8–#t11] Edit: main.go ×3 · Bash: go vet").
 func writeItems(w *bytes.Buffer, items []Item, tf *timeFmt) {
 	for i := 0; i < len(items); {
 		j := i + 1
-		for j < len(items) && items[j].joined {
+		for j < len(items) && (items[j].joined || items[j].packed) {
 			j++
 		}
 		if j == i+1 {
@@ -259,7 +263,9 @@ func writeItems(w *bytes.Buffer, items []Item, tf *timeFmt) {
 	}
 }
 
-// writeRun writes shortened tool lines of one text as one line.
+// writeRun writes shortened tool lines as one line: the ids as ranges, then
+// each run of lines of one text once, " ×N" after it for N lines, " · "
+// between runs.
 func writeRun(w *bytes.Buffer, run []Item) {
 	ids := make([]string, len(run))
 	for i := range run {
@@ -268,9 +274,21 @@ func writeRun(w *bytes.Buffer, run []Item) {
 	w.WriteString("- [")
 	w.WriteString(idRanges(ids))
 	w.WriteString("] ")
-	w.WriteString(shortDigest(run[0].Text, run[0].short))
-	w.WriteString(" ×")
-	w.WriteString(strconv.Itoa(len(run)))
+	for i := 0; i < len(run); {
+		j := i + 1
+		for j < len(run) && run[j].joined {
+			j++
+		}
+		if i > 0 {
+			w.WriteString(" · ")
+		}
+		w.WriteString(shortDigest(run[i].Text, run[i].short))
+		if j > i+1 {
+			w.WriteString(" ×")
+			w.WriteString(strconv.Itoa(j - i))
+		}
+		i = j
+	}
 	w.WriteByte('\n')
 }
 

@@ -524,8 +524,9 @@ const (
 // (or, when the verbatim text alone is more, over 125 % of that text), the
 // oldest digest lines are shortened — tool, a short salient part and the
 // outcome (a plain "ok" left out) — and when every one of them is and the
-// bottle is still over, they are shortened once more, oldest first, if that
-// meets the target (when it cannot, the budget alone bounds the bottle).
+// bottle is still over, packed several to a line (pack), and last the lines
+// whose command or path a later line shows again are shortened once more
+// (when that does not meet the target, the budget alone bounds the bottle).
 // Verbatim text is never touched here; every id still expands. It reports
 // whether it shortened any.
 func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
@@ -582,52 +583,88 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	if EstimateTokens(size) <= target {
 		return changed
 	}
+	// Lines that follow one another share a line; that cuts nothing.
+	if size = pack(items[:n], size, target, runLen); EstimateTokens(size) <= target {
+		return changed
+	}
 	// The shortest forms cut a command below what a later step can reuse,
-	// so they go first to runs whose command or path a later line shows
-	// again (the later line keeps it), and only then to the others, oldest
-	// first each time.
+	// so they go only to runs whose command or path a later line shows
+	// again (the later line keeps it), oldest first; when that does not
+	// meet the target, the budget alone bounds the bottle.
 	lastSeen := make(map[string]int, len(items))
 	for i := range items {
 		lastSeen[shortKey(items[i][0].Text)] = i
 	}
-	// pass shortens the runs it accepts, oldest first, while the bottle is
-	// over the target, or all of them (dry: measured, then put back); it
-	// returns the size.
-	pass := func(accept func(i, k int) bool, dry bool) int {
-		size := size
-		for i := 0; i < n && (dry || EstimateTokens(size) > target); i++ {
-			if items[i][0].joined || items[i][0].short == shortest {
-				continue
-			}
-			k := 1
-			for k < len(items[i]) && items[i][k].joined {
-				k++
-			}
-			r := items[i][:k]
-			if !accept(i, k) {
-				continue
-			}
-			before := runLen(r)
-			for k := range r {
-				r[k].short = shortest
-			}
-			size -= before - runLen(r)
-			if dry {
-				for k := range r {
-					r[k].short = shortened
-				}
-			}
+	for i := 0; i < n && EstimateTokens(size) > target; i++ {
+		if items[i][0].joined {
+			continue
 		}
-		return size
-	}
-	size = pass(func(i, k int) bool { return lastSeen[shortKey(items[i][0].Text)] >= i+k }, false)
-	// The others lose what no other line shows: only where that meets the
-	// target (when it cannot, the budget alone bounds the bottle).
-	all := func(int, int) bool { return true }
-	if EstimateTokens(size) > target && EstimateTokens(pass(all, true)) <= target {
-		pass(all, false)
+		k := 1
+		for k < len(items[i]) && items[i][k].joined {
+			k++
+		}
+		if lastSeen[shortKey(items[i][0].Text)] < i+k {
+			continue
+		}
+		r := items[i][:k]
+		before := runLen(r)
+		for k := range r {
+			r[k].short = shortest
+		}
+		size -= before - runLen(r)
 	}
 	return changed
+}
+
+// packRuns is how many runs of shortened lines one packed line holds.
+const packRuns = 8
+
+// pack writes shortened lines of a turn that follow one another, their ids
+// consecutive, on one line, oldest first while the bottle (size bytes) is
+// over target: "- [#t8–#t11] Bash: go build ./… · Read: main.go · Edit: a.go
+// ×2", the ids in the order of the calls. Nothing is cut: the line drops only
+// the ids and line breaks that the range stands for, so a command keeps its
+// shortened form. items are the ratio rule's lines that may shorten
+// (shortenDigests); it returns the size.
+func pack(items [][]Item, size, target int, runLen func([]Item) int) int {
+	var line []Item // the line so far: the items from its first on
+	runs := 0
+	for i := 0; i < len(items) && EstimateTokens(size) > target; i++ {
+		it := &items[i][0]
+		if it.joined {
+			if line != nil {
+				line = line[:len(line)+1]
+			}
+			continue
+		}
+		if it.short == 0 {
+			line, runs = nil, 0
+			continue
+		}
+		k := 1
+		for k < len(items[i]) && items[i][k].joined {
+			k++
+		}
+		adjacent := line != nil && len(items[i-1]) > 1 && &items[i-1][1] == it && consecutive(items[i-1][0].ID, it.ID)
+		if !adjacent || runs == packRuns {
+			line, runs = items[i], 1
+			line = line[:k]
+			continue
+		}
+		before := runLen(line) + runLen(items[i][:k])
+		it.packed = true
+		line = line[:len(line)+k]
+		runs++
+		size -= before - runLen(line)
+	}
+	return size
+}
+
+// consecutive reports whether tool id b ("t12") follows a ("t11").
+func consecutive(a, b string) bool {
+	x, errA := strconv.Atoi(strings.TrimPrefix(a, "t"))
+	y, errB := strconv.Atoi(strings.TrimPrefix(b, "t"))
+	return errA == nil && errB == nil && strings.HasPrefix(a, "t") && strings.HasPrefix(b, "t") && y == x+1
 }
 
 // shortDigest shortens a digest "<Tool>: <salient> — <outcome>" to level: a

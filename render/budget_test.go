@@ -212,8 +212,8 @@ func TestToolLineMax(t *testing.T) {
 }
 
 // TestShortenDigests pins the ratio rule's order: lines shortened oldest
-// first, the shortest forms going first to lines whose command a later line
-// shows again, and to the others only when that meets the target.
+// first, then packed on one line, and the shortest forms only for lines
+// whose command a later line shows again.
 func TestShortenDigests(t *testing.T) {
 	cmd := func(n int, c string) Item {
 		return Item{Kind: ItemTool, ID: "t" + strconv.Itoa(n), Text: "Bash: " + c + " — ok"}
@@ -231,52 +231,59 @@ func TestShortenDigests(t *testing.T) {
 		b.Turns = []Turn{{N: 1, Prompt: "p", Happened: slices.Clone(items)}}
 		return b
 	}
-	levels := func(b *Bottle) []shortLevel {
-		var ls []shortLevel
+	type state struct {
+		short  shortLevel
+		packed bool
+	}
+	states := func(b *Bottle) []state {
+		var ss []state
 		for _, it := range b.Turns[0].Happened[:4] {
-			ls = append(ls, it.short)
+			ss = append(ss, state{it.short, it.packed})
 		}
-		return ls
+		return ss
 	}
 	size := func(b *Bottle) int { return len(markdown(b, time.UTC)) }
 	full := size(bottle(0, 0))
+	// The size with the four old lines shortened, and then packed.
+	b := bottle(0, 0)
+	for k := range 4 {
+		b.Turns[0].Happened[k].short = shortened
+	}
+	shortTokens := EstimateTokens(size(b))
+	for k := 1; k < 4; k++ {
+		b.Turns[0].Happened[k].packed = true
+	}
+	packedTokens := EstimateTokens(size(b))
+	s, p := state{short: shortened}, state{short: shortened, packed: true}
 	tests := []struct {
 		name       string
 		conv, text int
-		want       []shortLevel
+		want       []state
 	}{
-		{"under the target", 10 * EstimateTokens(full), 0, []shortLevel{0, 0, 0, 0}},
-		{"one line shortened", 10 * (EstimateTokens(full) - 10), 0, []shortLevel{shortened, 0, 0, 0}},
-		// Everything shortened is not enough: the repeated command goes
-		// shortest, the others cannot meet the target and stay.
-		{"unreachable", 10, 0, []shortLevel{shortest, shortened, shortened, shortened}},
+		{"under the target", 10 * EstimateTokens(full), 0, []state{{}, {}, {}, {}}},
+		{"one line shortened", 10 * (EstimateTokens(full) - 10), 0, []state{s, {}, {}, {}}},
+		// Shortened and packed lines still show each command's start.
+		{"packed", 10 * (shortTokens + packedTokens) / 2, 0, []state{s, p, p, p}},
+		// Everything shortened and packed is not enough: the repeated
+		// command goes shortest, the others keep their start.
+		{"unreachable", 10, 0, []state{{short: shortest}, p, p, p}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := bottle(tt.conv, tt.text)
 			shortenDigests(b, time.UTC, full)
-			if got := levels(b); !slices.Equal(got, tt.want) {
-				t.Errorf("levels = %v, want %v", got, tt.want)
+			if got := states(b); !slices.Equal(got, tt.want) {
+				t.Errorf("states = %v, want %v", got, tt.want)
+			}
+			if target := tt.conv / 10; tt.name == "packed" && EstimateTokens(size(b)) > target {
+				t.Errorf("%d tokens, over the target %d", EstimateTokens(size(b)), target)
 			}
 		})
 	}
-	// Reachable with the shortest forms: the repeated command goes first,
-	// then the others oldest first, until the bottle meets the target.
-	b := bottle(0, 0)
-	for k := range 4 {
-		b.Turns[0].Happened[k].short = shortened
-	}
-	s1 := EstimateTokens(size(b))
-	for k := range 4 {
-		b.Turns[0].Happened[k].short = shortest
-	}
-	target := (s1 + EstimateTokens(size(b))) / 2
-	b = bottle(10*target, 0)
+	b = bottle(10, 0)
 	shortenDigests(b, time.UTC, full)
-	if got := levels(b); got[0] != shortest || got[3] != shortened {
-		t.Errorf("reachable: levels = %v, want the first shortest and the last not", got)
-	}
-	if got := EstimateTokens(size(b)); got > target {
-		t.Errorf("reachable: %d tokens, over the target %d", got, target)
+	md := string(markdown(b, time.UTC))
+	if want := "\n- [#t1–#t4] Bash: go test ./pkg/a --flag --fl… · Bash: go test ./pkg/b --flag --flag --flag --f… · Bash: go test ./pkg/a --flag --flag --flag --f… · Bash: go test ./pkg/c --flag --flag --flag --f…\n- [#t5] Bash: true — ok\n"; !strings.Contains(md, want) {
+		t.Errorf("bottle lacks the packed line %q:\n%s", want, md)
 	}
 }
