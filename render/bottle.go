@@ -110,6 +110,10 @@ type Item struct {
 	// packed: the shortened line (and those joined to it) is written on the
 	// line of the one before it (pack).
 	packed bool
+	// Detail is what a tool's line adds while the bottle has room for it
+	// (transcript.ToolCall.Detail); lean: the budget took it back.
+	Detail string
+	lean   bool
 }
 
 // Summary is a claude-mem session summary (generated, never verbatim).
@@ -173,7 +177,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 			if c == "" {
 				c = tc.Name
 			}
-			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Call: c, Time: e.Time})
+			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Call: c, Detail: tc.Detail, Time: e.Time})
 		case transcript.EvAssistant:
 			if len(cur.Reply) == 0 {
 				cur.ReplyTime = e.Time
@@ -302,9 +306,12 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		w.WriteString("- [#")
 		w.WriteString(it.ID)
 		w.WriteString("] ")
-		if it.short > 0 {
+		switch {
+		case it.short > 0:
 			w.WriteString(shortDigest(it.Text, it.short))
-		} else {
+		case it.Detail != "" && !it.lean:
+			w.WriteString(oneLine(it.Text+it.Detail, toolLineMax))
+		default:
 			w.WriteString(oneLine(it.Text, toolLineMax))
 		}
 	case ItemPending:

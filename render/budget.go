@@ -61,6 +61,12 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		md = nil
 		size, lines = m.total()
 	}
+	// Details give way before any turn folds.
+	if _, dropped := dropDetails(b, size, func(size int) bool { return !fits(size, lines, budget) }); dropped {
+		m = newMeasurer(b, loc) // the spans measured so far hold them
+		md = nil
+		size, lines = m.total()
+	}
 	if fits(size, lines, budget) {
 		if md == nil {
 			md = markdown(b, loc)
@@ -537,6 +543,11 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	if EstimateTokens(size) <= target {
 		return false
 	}
+	// Details go first, oldest first.
+	size, changed := dropDetails(b, size, func(size int) bool { return EstimateTokens(size) > target })
+	if EstimateTokens(size) <= target {
+		return changed
+	}
 	// The tool lines in order, each as its turn's activity from that line
 	// on, so that a line can look at the one before it.
 	var items [][]Item
@@ -560,7 +571,6 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 		return line.Len()
 	}
 	n := max(len(items)-keepFullDigests, 0)
-	changed := false
 	// Oldest first, each line shortened joins the line before it when that
 	// is shortened to the same text (run is the line's run so far).
 	var run []Item
@@ -614,6 +624,29 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 		size -= before - runLen(r)
 	}
 	return changed
+}
+
+// dropDetails takes the details of tool lines back (Item.lean), oldest
+// first, while over reports the bottle of size bytes over its bound. It
+// returns the size and whether it took any.
+func dropDetails(b *Bottle, size int, over func(size int) bool) (int, bool) {
+	dropped := false
+	drop := func(t *Turn) {
+		for k := range t.Happened {
+			if !over(size) {
+				return
+			}
+			if it := &t.Happened[k]; it.Detail != "" && !it.lean && it.short == 0 {
+				it.lean, dropped = true, true
+				size -= len(it.Detail)
+			}
+		}
+	}
+	drop(&b.Preamble)
+	for i := range b.Turns {
+		drop(&b.Turns[i])
+	}
+	return size, dropped
 }
 
 // packRuns is how many runs of shortened lines one packed line holds.

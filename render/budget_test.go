@@ -287,3 +287,60 @@ func TestShortenDigests(t *testing.T) {
 		t.Errorf("bottle lacks the packed line %q:\n%s", want, md)
 	}
 }
+
+// TestDetailsGiveWay pins that a line's detail is the first thing the
+// ratio rule and the budget take back, oldest first: before any line is
+// shortened and before any turn folds.
+func TestDetailsGiveWay(t *testing.T) {
+	const detail = " — names: retryCount, fetch.Do"
+	bottle := func(conv int) *Bottle {
+		b := &Bottle{SessionID: "s", Mode: ModeFull, ConvTokens: conv}
+		for n := 1; n <= 2; n++ {
+			tr := Turn{N: n, Prompt: "p" + strconv.Itoa(n), Reply: []string{"done"}}
+			for k := 1; k <= 10; k++ {
+				id := (n-1)*10 + k
+				tr.Happened = append(tr.Happened, Item{Kind: ItemTool, ID: "t" + strconv.Itoa(id), Text: "Edit: a" + strconv.Itoa(id) + ".go", Detail: detail})
+			}
+			b.Turns = append(b.Turns, tr)
+		}
+		return b
+	}
+	full := len(markdown(bottle(0), time.UTC))
+	lean := full - 3*len(detail) // three details fewer
+	tests := []struct {
+		name   string
+		conv   int // the conversation's tokens (the ratio rule: a tenth)
+		budget int
+	}{
+		{"ratio rule", 10 * EstimateTokens(lean), 0},
+		{"budget", 0, EstimateTokens(lean)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := bottle(tt.conv)
+			budget := tt.budget
+			if budget == 0 {
+				budget = 1 << 20
+			}
+			md, folded, _ := fitBudget(b, time.UTC, budget)
+			if folded != 0 {
+				t.Errorf("folded %d turns; the details alone make it fit", folded)
+			}
+			var shown []string
+			for _, tr := range b.Turns {
+				for _, it := range tr.Happened {
+					if it.short != 0 {
+						t.Errorf("[#%s] shortened; the details alone make it fit", it.ID)
+					}
+					if strings.Contains(string(md), "["+"#"+it.ID+"] "+it.Text+detail+"\n") {
+						shown = append(shown, it.ID)
+					}
+				}
+			}
+			// The oldest three (or four: the estimate rounds) give way.
+			if len(shown) < 16 || len(shown) > 17 || shown[len(shown)-1] != "t20" || slices.Contains(shown, "t3") {
+				t.Errorf("details shown on %v, want all but the oldest three or four", shown)
+			}
+		})
+	}
+}

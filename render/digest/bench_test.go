@@ -75,7 +75,7 @@ func BenchmarkDigestMix(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, c := range calls {
-			Both(c, cwd)
+			Describe(c, cwd)
 		}
 	}
 }
@@ -91,7 +91,7 @@ func BenchmarkDigestKinds(b *testing.B) {
 	for _, c := range digestMix(b) {
 		b.Run(c.Name, func(b *testing.B) {
 			for b.Loop() {
-				Both(c, cwd)
+				Describe(c, cwd)
 			}
 		})
 	}

@@ -2,17 +2,20 @@ package digest
 
 import "testing"
 
-// TestSalientIgnoresResult pins the describer contract Both relies on: the
-// salient part comes from the input alone, whatever the result.
+// TestSalientIgnoresResult pins the describer contract Describe relies on:
+// the salient part comes from the input alone, whatever the result.
 func TestSalientIgnoresResult(t *testing.T) {
 	check := func(name string, c Call, cwd string) {
 		t.Helper()
 		if a, b := describe(&c, cwd, true).salient, describe(&c, cwd, false).salient; a != b {
 			t.Errorf("%s: salient with the result %q, without %q", name, a, b)
 		}
-		line, pending := Both(c, cwd)
-		if line != Line(c, cwd) || pending != Pending(c, cwd) {
-			t.Errorf("%s: Both = %q, %q; want %q, %q", name, line, pending, Line(c, cwd), Pending(c, cwd))
+		f := Describe(c, cwd)
+		if f.Line != Line(c, cwd) || f.Pending != Pending(c, cwd) {
+			t.Errorf("%s: Describe = %q, %q; want %q, %q", name, f.Line, f.Pending, Line(c, cwd), Pending(c, cwd))
+		}
+		if n := runeLen(f.Line + f.Detail); n > MaxRunes && f.Detail != "" {
+			t.Errorf("%s: line and detail %q are %d runes, over %d", name, f.Line+f.Detail, n, MaxRunes)
 		}
 	}
 	for _, f := range fixtures() {

@@ -26,7 +26,9 @@ func DecodeValidInput(input []byte, v any) {
 // When c.InputValid promises a valid input, the top-level object is walked
 // without validating it again: values whose key matches no field are
 // skipped unread, which spares the bulk of a Write's content or an Edit's
-// strings, and only the matched values are decoded.
+// strings, and only the matched values are decoded. A json.RawMessage
+// field then holds its value in place, not copied: it is valid while
+// c.Input is, so a describer must not keep one past its call.
 func decodeInput(c *Call, v any) {
 	if len(c.Input) == 0 {
 		return
@@ -408,7 +410,9 @@ func (f *inputField) store(fv reflect.Value, raw []byte) bool {
 		}
 		return true
 	case f.kind == kindRaw:
-		fv.SetBytes(append(fv.Bytes()[:0], raw...))
+		// Not copied: a describer reads its input only while it runs
+		// (see decodeInput).
+		fv.SetBytes(raw[:len(raw):len(raw)])
 		return true
 	case f.kind == kindStructs && c == '[' && fv.IsNil():
 		// A slice already set (a repeated key) is decoded into in place:

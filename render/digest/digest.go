@@ -109,13 +109,46 @@ func Pending(c Call, cwd string) string {
 	return bound(join(tool, " — ", describe(&c, cwd, false).salient, ""), MaxRunes)
 }
 
-// Both returns Line and Pending of one call, reading its input once.
-// Describers take the salient part from the input alone (the result only
-// shapes the outcome and d.seen), so the pending form can reuse it.
-func Both(c Call, cwd string) (line, pending string) {
+// Forms are the forms of one call's digest, from one reading of its input.
+type Forms struct {
+	Line    string // [Line]
+	Pending string // [Pending]
+	// Detail is what Line may add where a bottle has room, "" for most
+	// calls: the code names an edit changed (" — names: Retry, fetch.Do")
+	// or the files an agent's report cites (after the outcome "; files:
+	// a.go, b.go"). Line+Detail is one line of at most [MaxRunes] runes.
+	Detail string
+}
+
+// Describe returns the forms of one call. Describers take the salient
+// part from the input alone (the result only shapes the outcome and
+// d.seen), so the pending form can reuse it.
+func Describe(c Call, cwd string) Forms {
 	tool := toolName(c.Name)
 	d := describe(&c, cwd, true)
-	return lineOf(&c, tool, d), bound(join(tool, " — ", d.salient, ""), MaxRunes)
+	line := lineOf(&c, tool, d)
+	return Forms{Line: line, Pending: bound(join(tool, " — ", d.salient, ""), MaxRunes), Detail: detailOf(&c, line, d)}
+}
+
+// detailOf is the detail of a call whose line is line: what d.detail
+// lists where the result is normal or missing and the line leaves room.
+func detailOf(c *Call, line string, d description) string {
+	if d.detail == nil {
+		return ""
+	}
+	out, normal := outcome(c, d.success)
+	if c.HasResult && !normal {
+		return ""
+	}
+	sep := " — "
+	if out != "" {
+		sep = "; "
+	}
+	detail := d.detail(MaxRunes - runeLen(line) - runeLen(sep))
+	if detail == "" {
+		return ""
+	}
+	return sep + detail
 }
 
 // LineMax is the bound of a [Line] of the tool name, in runes.
@@ -144,14 +177,59 @@ func lineOf(c *Call, tool string, d description) string {
 	lim := LineMax(c.Name)
 	s := join(tool, ": ", sal, out)
 	if normal && d.npaths > 0 {
-		s = withPaths(s, d.paths[:d.npaths], d.total, lim)
+		paths := d.paths[:d.npaths]
+		if shown, _ := fitPaths(runeLen(s), paths, d.total, lim); shown < len(paths) && d.compact != nil {
+			// The paths matter more than the input's whole wording.
+			alt := join(tool, ": ", d.compact(under(paths, d.scope)), out)
+			if n, _ := fitPaths(runeLen(alt), paths, d.total, lim); n > shown {
+				s = alt
+			}
+		}
+		s = withPaths(s, paths, d.total, lim)
 	}
 	return bound(s, lim)
 }
 
 // withPaths appends to s, a line ending in its outcome, ": " and as many of
-// paths as fit in lim runes, then ", +N more" for the rest of total.
+// paths as fit in lim runes (fitPaths), then ", +N more" for the rest of
+// total.
 func withPaths(s string, paths []string, total, lim int) string {
+	shown, last := fitPaths(runeLen(s), paths, total, lim)
+	if shown == 0 {
+		return s
+	}
+	total = max(total, len(paths))
+	size := len(s) + len(", +99999 more")
+	for _, p := range paths[:shown] {
+		size += len(", ") + len(p)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(s)
+	for i, p := range paths[:shown] {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		if i == shown-1 {
+			p = last
+		}
+		b.WriteString(sep)
+		b.WriteString(p)
+	}
+	if shown < total {
+		b.WriteString(", +")
+		b.WriteString(strconv.Itoa(total - shown))
+		b.WriteString(" more")
+	}
+	return b.String()
+}
+
+// fitPaths is how many of paths a line of n runes shows within lim runes,
+// ", +N more" for the rest of total counted, and the last of them as shown:
+// a first path too long for the line shows its end, the file name; later
+// ones give way to "+N more".
+func fitPaths(n int, paths []string, total, lim int) (shown int, last string) {
 	total = max(total, len(paths))
 	// moreLen is the length of ", +N more" after shown paths, 0 for none.
 	moreLen := func(shown int) int {
@@ -160,43 +238,19 @@ func withPaths(s string, paths []string, total, lim int) string {
 		}
 		return len(", +") + len(strconv.Itoa(total-shown)) + len(" more")
 	}
-	n := runeLen(s)
-	size := len(s) + len(", +99999 more")
 	for _, p := range paths {
-		size += len(", ") + len(p)
-	}
-	var b strings.Builder
-	b.Grow(size)
-	b.WriteString(s)
-	shown := 0
-	for _, p := range paths {
-		sep := ", "
-		if shown == 0 {
-			sep = ": "
-		}
-		room := lim - n - len(sep) - moreLen(shown+1)
+		sep := len(", ")
+		room := lim - n - sep - moreLen(shown+1)
 		if runeLen(p) > room {
-			// A first path too long for the line shows its end, the
-			// file name; later ones give way to "+N more".
 			if shown > 0 || room < 16 {
 				break
 			}
 			p = boundTail(p, room)
 		}
-		b.WriteString(sep)
-		b.WriteString(p)
-		n += len(sep) + runeLen(p)
-		shown++
+		n += sep + runeLen(p)
+		shown, last = shown+1, p
 	}
-	if shown == 0 {
-		return s
-	}
-	if shown < total {
-		b.WriteString(", +")
-		b.WriteString(strconv.Itoa(total - shown))
-		b.WriteString(" more")
-	}
-	return b.String()
+	return shown, last
 }
 
 // Salient returns the salient-input part of the digest alone ("" when the

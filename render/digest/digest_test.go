@@ -131,6 +131,12 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s: %v: %q", f.name, err, pending)
 		}
 		b.WriteString(f.name + "\n\tline:    " + line + "\n\tpending: " + pending + "\n")
+		if d := Describe(f.call, f.cwd).Detail; d != "" {
+			if err := checkDigest(line+d, MaxRunes); err != nil {
+				t.Errorf("%s: %v: %q", f.name, err, line+d)
+			}
+			b.WriteString("\tdetail:  " + d + "\n")
+		}
 	}
 	got := b.String()
 	path := filepath.Join("testdata", "digest.golden")
@@ -235,8 +241,16 @@ func TestPrivate(t *testing.T) {
 		failed(call("Bash", `{"command":"make"}`), "Exit code 2\nok <private>\nerror: "+secret),
 		failed(call("Bash", `{"command":"make"}`), "Exit code 2\n<private>"+strings.Repeat("x", 3000)+"\nerror: "+secret+"</private>"),
 	}
+	calls = append(calls,
+		done(call("Edit", `{"file_path":"/a.go","old_string":"oldName","new_string":"newName <private>`+secret+`_x</private> keptName"}`), "ok"),
+		done(call("Edit", `{"file_path":"/a.go","old_string":"oldName <private>","new_string":"newName `+secret+`_x"}`), "ok"),
+		done(call("Write", `{"file_path":"/a.go","content":"a_b <private>\n`+secret+`_x"}`), "ok"),
+		done(call("MultiEdit", `{"file_path":"/a.go","edits":[{"old_string":"a","new_string":"<private>`+secret+`_x</private>"}]}`), "ok"),
+		done(call("NotebookEdit", `{"notebook_path":"/a.ipynb","new_source":"<private>`+secret+`_x"}`), "ok"),
+		done(call("Task", `{"description":"d"}`), "see a/b.go <private>\n"+secret+"/x.go\n</private> and c/d.go"),
+	)
 	for _, c := range calls {
-		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd)} {
+		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
 			if strings.Contains(got, secret) {
 				t.Errorf("%s %s: digest %q shows private text", c.Name, c.Input, got)
 			}

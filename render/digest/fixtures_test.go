@@ -95,6 +95,10 @@ func fixtures() []fixture {
 		f("Edit/NotFound", failed(call("Edit", `{"file_path":"/home/dev/proj/a.go","old_string":"func old() {","new_string":"func new() {"}`), "<tool_use_error>String to replace not found in file.\nString: func old() {</tool_use_error>")),
 		f("Edit/Rejected", failed(call("Edit", `{"file_path":"/home/dev/proj/a.go","old_string":"x","new_string":"y"}`), rejection)),
 		f("MultiEdit/Three", done(call("MultiEdit", `{"file_path":"/home/dev/proj/a.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"},{"old_string":"e","new_string":"f"}]}`), "Applied 3 edits to /home/dev/proj/a.go")),
+		f("Edit/Names", done(call("Edit", `{"file_path":"/home/dev/proj/fetch/retry.go","old_string":"func fetch(url string) error {\n\treturn http.Get(url)\n}","new_string":"func fetch(url string) error {\n\treturn retryGet(url, max_tries)\n}\n\nfunc retryGet(url string, n int) error { return backoff.Retry(n) }"}`), "The file /home/dev/proj/fetch/retry.go has been updated.")),
+		f("Edit/NamesBounded", done(call("Edit", `{"file_path":"/home/dev/proj/a.go","old_string":"x","new_string":"`+manyNames(40)+`"}`), "The file /home/dev/proj/a.go has been updated.")),
+		f("MultiEdit/Names", done(call("MultiEdit", `{"file_path":"/home/dev/proj/a.go","edits":[{"old_string":"oldName()","new_string":"newName()"},{"old_string":"cfg.Old","new_string":"cfg.New"}]}`), "Applied 2 edits to /home/dev/proj/a.go")),
+		f("Write/Names", done(call("Write", `{"file_path":"/home/dev/proj/fetch/client.go","content":"package fetch\n\ntype Client struct{ maxRetries int }\n\nfunc NewClient() *Client { return &Client{maxRetries: 3} }\n"}`), "File created successfully at: /home/dev/proj/fetch/client.go")),
 		f("NotebookEdit/Insert", done(call("NotebookEdit", `{"notebook_path":"/home/dev/proj/nb/analysis.ipynb","cell_id":"c3f9","new_source":"print(1)","cell_type":"code","edit_mode":"insert"}`), "Inserted cell c3f9")),
 		f("NotebookRead/Cell", done(call("NotebookRead", `{"notebook_path":"/home/dev/proj/nb/analysis.ipynb","cell_id":"c3f9"}`), "<cell id=\"c3f9\">print(1)</cell>")),
 
@@ -126,6 +130,7 @@ func fixtures() []fixture {
 		f("Grep/Content", done(call("Grep", `{"pattern":"ctx\\.Done","path":"/home/dev/proj","output_mode":"content","-n":true,"glob":"*.go"}`), "a.go:31:\tcase <-ctx.Done():\nb.go:88:\t<-ctx.Done()\n\n[Showing results with pagination = limit: 20, offset: 0]")),
 		f("Grep/Context", done(call("Grep", `{"pattern":"MaxRunes","path":"/home/dev/proj/render","output_mode":"content","-C":1}`), "a.go-9-\tx\na.go:10:\tMaxRunes\na.go-11-\ty\n--\nb.go-1-\tz\nb.go:2:\tMaxRunes\n")),
 		f("Grep/Count", done(call("Grep", `{"pattern":"t\\.Helper","output_mode":"count","type":"go"}`), "a.go:3\nb.go:9\n\nFound 12 total occurrences across 2 files.")),
+		f("Grep/CompactPattern", done(call("Grep", `{"pattern":"FilesTouched|ModifiedFiles|NewFiles|DeletedFiles|tree|Tree","path":"/home/dev/proj/internal/checkpoint","output_mode":"files_with_matches"}`), "Found 4 files\ninternal/checkpoint/checkpoint.go\ninternal/checkpoint/committed.go\ninternal/checkpoint/checkpoint_test.go\ninternal/checkpoint/temporary.go")),
 		f("Grep/ManyFiles", done(call("Grep", `{"pattern":"digest\\.Line","output_mode":"files_with_matches"}`), "Found 9 files\nrender/digest/digest.go\nrender/digest/digest_test.go\nrender/transcript/digester.go\nrender/budget.go\nrender/bottle.go\nrender/merge.go\nhookbin/main.go\nREADME.md\ndocs/notes.md")),
 		f("Grep/ContentOneFile", done(call("Grep", `{"pattern":"func ","path":"/home/dev/proj/render/budget.go","output_mode":"content","-n":true}`), "12:func fold() {\n40:func shorten() {\n")),
 		f("Grep/ContentAbsolute", done(call("Grep", `{"pattern":"TODO","output_mode":"content","-B":1}`), "/home/dev/proj/a.go-9-\tx()\n/home/dev/proj/a.go:10:\t// TODO\n--\n/home/dev/proj/cmd/main.go:3:// TODO\n")),
@@ -143,6 +148,7 @@ func fixtures() []fixture {
 
 		// Agents, tasks, todos
 		f("Task/Finished", done(call("Task", `{"description":"review security","prompt":"Review the diff for security issues.","subagent_type":"general-purpose"}`), "I reviewed the diff. Findings:\n1. none\nagentId: a1b2c3")),
+		f("Task/CitesFiles", done(call("Task", `{"description":"Map the retries","prompt":"Find retries","subagent_type":"Explore"}`), "Retries live in `fetch/retry.go` (see /home/dev/proj/fetch/client.go:12).\nAlso https://example.com/x/doc.html and cmd/main.go, again fetch/retry.go; not e.g. or fmt.Errorf.")),
 		f("Task/Explore", done(call("Task", `{"description":"Map the config loaders","prompt":"Search…","subagent_type":"Explore"}`), "Summary of findings")),
 		f("Task/Background", withStructured(done(call("Task", `{"description":"Dependency audit","prompt":"Audit go.mod","subagent_type":"general-purpose","run_in_background":true}`),
 			"Async agent launched successfully.\nagentId: a51c0de (This is an internal ID for your use.)"),
@@ -194,4 +200,13 @@ func fixtures() []fixture {
 		f("Unknown/NoName", done(call("", `{"x":"y"}`), "done")),
 		f("Unknown/OldResultCleared", done(call("FutureTool", `{"x":"y"}`), "[Old tool result content cleared]")),
 	}
+}
+
+// manyNames is a line of n distinct code names, more than a detail holds.
+func manyNames(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "name_%02d ", i)
+	}
+	return b.String()
 }

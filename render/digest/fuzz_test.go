@@ -33,6 +33,13 @@ func FuzzLine(f *testing.F) {
 		if again := Line(c, cwd); again != line {
 			t.Fatalf("Line not deterministic: %q then %q", line, again)
 		}
+		if fs := Describe(c, cwd); fs.Line != line {
+			t.Fatalf("Describe's line %q, Line %q", fs.Line, line)
+		} else if fs.Detail != "" {
+			if err := checkDigest(line+fs.Detail, MaxRunes); err != nil {
+				t.Fatalf("line and detail: %v: %q", err, line+fs.Detail)
+			}
+		}
 		if strings.Contains(name+input+result+structured+cwd, "SECRET") {
 			return
 		}
@@ -41,7 +48,7 @@ func FuzzLine(f *testing.F) {
 		mid := func(s string) string { return s[:len(s)/2] + p + s[len(s)/2:] }
 		c.Name, c.Result = mid(c.Name), mid(c.Result)
 		c.Input = spliceStrings(c.Input, p)
-		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd)} {
+		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
 			if strings.Contains(got, secret) {
 				t.Fatalf("digest %q shows private text", got)
 			}

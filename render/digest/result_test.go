@@ -69,7 +69,7 @@ var rawEncodings = map[string]func(string) []byte{
 	},
 }
 
-// sameWithRaw checks Both and Line on c with its result raw.
+// sameWithRaw checks Describe and Line on c with its result raw.
 func sameWithRaw(t *testing.T, c Call, cwd string) {
 	t.Helper()
 	if !c.HasResult {
@@ -81,10 +81,9 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 		eager.Result = jsonscan.Decode(raw)
 		lazy := c
 		lazy.Result, lazy.ResultRaw = "", jsonscan.StringOf(raw)
-		wl, wp := Both(eager, cwd)
-		gl, gp := Both(lazy, cwd)
-		if gl != wl || gp != wp {
-			t.Fatalf("%s %s: raw result gives\n%q, %q\nwant\n%q, %q\n(result %q)", c.Name, name, gl, gp, wl, wp, eager.Result)
+		want := Describe(eager, cwd)
+		if got := Describe(lazy, cwd); got != want {
+			t.Fatalf("%s %s: raw result gives\n%q\nwant\n%q\n(result %q)", c.Name, name, got, want, eager.Result)
 		}
 		if got, want := Line(lazy, cwd), Line(eager, cwd); got != want {
 			t.Fatalf("%s %s: Line = %q, want %q", c.Name, name, got, want)
@@ -93,8 +92,8 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 		// offsets on either side of a word boundary, escapes around it.
 		for _, at := range []int{1, 5, 63, 64, 65, 200} {
 			lazy.ResultRaw = scanned(t, raw, at)
-			if gl, gp := Both(lazy, cwd); gl != wl || gp != wp {
-				t.Fatalf("%s %s, scanned at %d: raw result gives\n%q, %q\nwant\n%q, %q", c.Name, name, at, gl, gp, wl, wp)
+			if got := Describe(lazy, cwd); got != want {
+				t.Fatalf("%s %s, scanned at %d: raw result gives\n%q\nwant\n%q", c.Name, name, at, got, want)
 			}
 		}
 	}

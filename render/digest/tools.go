@@ -25,6 +25,14 @@ type description struct {
 	paths  [maxPaths]string
 	npaths int
 	total  int
+	// compact, when set, is a shorter salient part for a line that cannot
+	// show all of its paths: a shorter pattern, and the folder searched
+	// (scope) left out when drop says every path shows it.
+	compact func(drop bool) string
+	scope   string
+	// detail, when set, is the call's detail in at most room runes, its
+	// label included ("names: a, b"; "" when nothing fits): Forms.Detail.
+	detail func(room int) string
 }
 
 // describer reads one tool's call. ok reports whether c has a normal
@@ -240,13 +248,14 @@ func numberedLines(s string) numbering {
 
 func describeWrite(c *Call, cwd string, ok bool) description {
 	var in struct {
-		FilePath string  `json:"file_path"`
-		Content  *string `json:"content"`
+		FilePath string          `json:"file_path"`
+		Content  json.RawMessage `json:"content"`
 	}
 	decodeInput(c, &in)
 	d := description{salient: showPath(in.FilePath, cwd)}
-	if in.Content != nil {
-		d.salient += " (" + plural(countLines(*in.Content), "line") + ")"
+	if len(in.Content) > 0 && in.Content[0] == '"' {
+		d.salient += " (" + plural(countLines(in.Content), "line") + ")"
+		d.detail = func(room int) string { return writtenNames(in.Content, room) }
 	}
 	if ok {
 		h := head(c)
@@ -260,29 +269,73 @@ func describeWrite(c *Call, cwd string, ok bool) description {
 	return d
 }
 
-// countLines counts the lines of a text, a final newline ending the last one.
-func countLines(s string) int {
-	if s == "" {
+// countLines counts the lines of a text given as a JSON string (quotes
+// included), a final newline ending the last one: a text's newlines are
+// its "\n" escapes, so it is not decoded.
+func countLines(raw json.RawMessage) int {
+	body := raw[1:max(len(raw)-1, 1)]
+	if len(body) == 0 {
 		return 0
 	}
-	n := strings.Count(s, "\n")
-	if !strings.HasSuffix(s, "\n") {
+	n, last := 0, -2
+	for i := range jsonscan.Escapes(body) {
+		if i+1 < len(body) && body[i+1] == 'n' {
+			n, last = n+1, i
+		}
+	}
+	if last != len(body)-2 {
 		n++
 	}
 	return n
 }
 
+// textStart is a JSON string's text (quotes included in raw), decoded as
+// far as names are read from it (namesScan bytes and a little more); ""
+// for any other value.
+func textStart(raw json.RawMessage) string { return textPrefix(raw, namesScan+1) }
+
+// textPrefix is a JSON string's text decoded to at least n bytes, or
+// whole; "" for any other value.
+func textPrefix(raw json.RawMessage, n int) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	return jsonscan.DecodePrefix(raw[1:len(raw)-1], n)
+}
+
+// writtenNames are the names of a text written whole (a file, a cell),
+// changedNames of nothing before: read from its first 2 KB, and further
+// only when those leave room (most texts name enough at their start).
+func writtenNames(raw json.RawMessage, room int) string {
+	const first = 2 << 10
+	text := textPrefix(raw, first)
+	if len(text) < first {
+		return changedNames(nil, []string{text}, room)
+	}
+	// Its last line may be cut: left to the second reading.
+	names := changedNames(nil, []string{text[:strings.LastIndexByte(text, '\n')+1]}, room)
+	if runeLen(names) > room-16 {
+		return names
+	}
+	return changedNames(nil, []string{textStart(raw)}, room)
+}
+
 func describeEdit(c *Call, cwd string, _ bool) description {
 	var in struct {
-		FilePath   string `json:"file_path"`
-		ReplaceAll bool   `json:"replace_all"`
+		FilePath   string          `json:"file_path"`
+		ReplaceAll bool            `json:"replace_all"`
+		OldString  json.RawMessage `json:"old_string"`
+		NewString  json.RawMessage `json:"new_string"`
 	}
 	decodeInput(c, &in)
 	sal := showPath(in.FilePath, cwd)
 	if in.ReplaceAll {
 		sal += " (replace all)"
 	}
-	return description{salient: sal}
+	names := func(room int) string {
+		return changedNames([]string{textStart(in.OldString)}, []string{textStart(in.NewString)}, room)
+	}
+	return description{salient: sal, detail: names}
 }
 
 func describeMultiEdit(c *Call, cwd string, _ bool) description {
@@ -295,14 +348,27 @@ func describeMultiEdit(c *Call, cwd string, _ bool) description {
 	if len(in.Edits) > 0 {
 		sal += " (" + plural(len(in.Edits), "edit") + ")"
 	}
-	return description{salient: sal}
+	names := func(room int) string {
+		var before, after []string
+		for _, e := range in.Edits {
+			var ed struct {
+				OldString json.RawMessage `json:"old_string"`
+				NewString json.RawMessage `json:"new_string"`
+			}
+			decode(e, &ed)
+			before, after = append(before, textStart(ed.OldString)), append(after, textStart(ed.NewString))
+		}
+		return changedNames(before, after, room)
+	}
+	return description{salient: sal, detail: names}
 }
 
 func describeNotebookEdit(c *Call, cwd string, _ bool) description {
 	var in struct {
-		NotebookPath string `json:"notebook_path"`
-		CellID       string `json:"cell_id"`
-		EditMode     string `json:"edit_mode"`
+		NotebookPath string          `json:"notebook_path"`
+		CellID       string          `json:"cell_id"`
+		EditMode     string          `json:"edit_mode"`
+		NewSource    json.RawMessage `json:"new_source"`
 	}
 	decodeInput(c, &in)
 	sal := showPath(in.NotebookPath, cwd)
@@ -312,7 +378,8 @@ func describeNotebookEdit(c *Call, cwd string, _ bool) description {
 	if m := clean(in.EditMode, 12); m != "" && m != "replace" {
 		sal += " (" + m + ")"
 	}
-	return description{salient: sal}
+	names := func(room int) string { return writtenNames(in.NewSource, room) }
+	return description{salient: sal, detail: names}
 }
 
 func describeNotebookRead(c *Call, cwd string, _ bool) description {
@@ -486,14 +553,20 @@ func describeGrep(c *Call, cwd string, ok bool) description {
 		Context    json.RawMessage `json:"context"`
 	}
 	decodeInput(c, &in)
-	sal := quoted(clean(in.Pattern, 60))
-	if p := showPath(in.Path, cwd); p != "" && p != "." {
-		sal += " in " + p
+	scope := showPath(in.Path, cwd)
+	filter := clean(firstNonEmpty(in.Glob, in.Type), 30)
+	salient := func(pattern string, drop bool) string {
+		sal := quoted(pattern)
+		if scope != "" && scope != "." && !drop {
+			sal += " in " + scope
+		}
+		if filter != "" {
+			sal += " (" + filter + ")"
+		}
+		return strings.TrimSpace(sal)
 	}
-	if g := clean(firstNonEmpty(in.Glob, in.Type), 30); g != "" {
-		sal += " (" + g + ")"
-	}
-	d := description{salient: strings.TrimSpace(sal)}
+	d := description{salient: salient(clean(in.Pattern, 60), false), scope: scope}
+	d.compact = func(drop bool) string { return salient(clean(in.Pattern, compactPattern), drop) }
 	if ok {
 		context := nonZero(in.A) || nonZero(in.B) || nonZero(in.C) || nonZero(in.Context)
 		grepOutcome(c, cwd, in.OutputMode, context, &d)
@@ -703,11 +776,15 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 		Path    string `json:"path"`
 	}
 	decodeInput(c, &in)
-	sal := clean(in.Pattern, 60)
-	if p := showPath(in.Path, cwd); p != "" && p != "." {
-		sal += " in " + p
+	scope := showPath(in.Path, cwd)
+	salient := func(pattern string, drop bool) string {
+		if scope != "" && scope != "." && !drop {
+			pattern += " in " + scope
+		}
+		return pattern
 	}
-	d := description{salient: sal}
+	d := description{salient: salient(clean(in.Pattern, 60), false), scope: scope}
+	d.compact = func(drop bool) string { return salient(clean(in.Pattern, compactPattern), drop) }
 	if ok {
 		switch {
 		case c.headHasPrefix(512, "No files found"):
@@ -734,6 +811,24 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 	return d
 }
 
+// compactPattern is the runes of a search pattern a compact salient part
+// keeps.
+const compactPattern = 24
+
+// under reports whether every one of paths (at least one) lies in the
+// folder dir, as showPath shows both.
+func under(paths []string, dir string) bool {
+	if len(paths) == 0 || dir == "" || dir == "." {
+		return false
+	}
+	for _, p := range paths {
+		if !strings.HasPrefix(p, dir) || !strings.HasPrefix(p[len(dir):], "/") && !strings.HasSuffix(dir, "/") {
+			return false
+		}
+	}
+	return true
+}
+
 // forLines calls f with each non-blank line of s, trimmed.
 func forLines(s string, f func(string)) {
 	for s != "" {
@@ -751,7 +846,7 @@ func forLines(s string, f func(string)) {
 
 // Agents and tasks.
 
-func describeTask(c *Call, _ string, ok bool) description {
+func describeTask(c *Call, cwd string, ok bool) description {
 	var in struct {
 		Description  string `json:"description"`
 		Prompt       string `json:"prompt"`
@@ -772,6 +867,7 @@ func describeTask(c *Call, _ string, ok bool) description {
 			d.success = "launched in background"
 		} else {
 			d.success = "agent finished"
+			d.detail = func(room int) string { return citedFiles(c, cwd, room) }
 		}
 	}
 	return d

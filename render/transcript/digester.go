@@ -12,15 +12,15 @@ import (
 // toolUseResult is not decoded (it is the largest field of most lines), so
 // digests come from the tool_use input and the tool_result content.
 // The reader hands on inputs from lines it has checked: valid JSON.
-func digestText(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) (string, string) {
+func digestText(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) digest.Forms {
 	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: hasResult, Result: result, IsError: isError}
-	return digest.Both(c, cwd)
+	return digest.Describe(c, cwd)
 }
 
 // digestRaw is digestText for a result whose content is a JSON string,
 // handed on undecoded with what the scanner knows of it. The digest
 // decodes only what it reads (most tools read the first lines).
-func digestRaw(name string, input json.RawMessage, result jsonscan.String, isError bool, cwd string) (string, string) {
+func digestRaw(name string, input json.RawMessage, result jsonscan.String, isError bool, cwd string) digest.Forms {
 	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: result, IsError: isError}
-	return digest.Both(c, cwd)
+	return digest.Describe(c, cwd)
 }

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"bottle/render/digest"
 	"bottle/render/internal/jsonscan"
 )
 
@@ -28,12 +29,12 @@ type specTool struct {
 
 // specDigest is a digest worked out by a worker and what it assumed.
 type specDigest struct {
-	ok              bool
-	name            string
-	input           []byte
-	cwd             string
-	textLen         int // bytes of the result text
-	digest, pending string
+	ok      bool
+	name    string
+	input   []byte
+	cwd     string
+	textLen int // bytes of the result text
+	forms   digest.Forms
 }
 
 func (p *parser) newSpeculator() *speculator {
@@ -85,8 +86,8 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 			cwd = jsonscan.Decode(r.cwd)
 		}
 		if isStr {
-			d, pend := digestRaw(t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.isError, cwd)
-			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, digest: d, pending: pend}
+			f := digestRaw(t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.isError, cwd)
+			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, forms: f}
 			continue
 		}
 		sp.scratch = s.resultAppend(sp.scratch[:0], res.content)
@@ -96,9 +97,9 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 		if len(sp.scratch) > 0 {
 			text = unsafe.String(&sp.scratch[0], len(sp.scratch))
 		}
-		d, pend := digestText(t.name, t.input, text, true, res.isError, cwd)
-		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch),
-			digest: sp.own(d), pending: sp.own(pend)}
+		f := digestText(t.name, t.input, text, true, res.isError, cwd)
+		f.Line, f.Pending, f.Detail = sp.own(f.Line), sp.own(f.Pending), sp.own(f.Detail)
+		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch), forms: f}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/panics"
 
+	"bottle/render/digest"
 	"bottle/render/internal/jsonscan"
 )
 
@@ -115,6 +116,13 @@ type ToolCall struct {
 	IsError   bool
 	Digest    string // "<Tool>: <salient> — <outcome>", already stripped
 	Pending   string // "<Tool> — <salient>", already stripped
+	// Detail is what Digest may add where the bottle has room (digest.Forms),
+	// already stripped; "" for most calls.
+	Detail string
+}
+
+func (tc *ToolCall) setForms(f digest.Forms) {
+	tc.Digest, tc.Pending, tc.Detail = f.Line, f.Pending, f.Detail
 }
 
 // Transcript is the main thread of a session transcript, reduced to what a
@@ -1067,14 +1075,14 @@ func (p *parser) result(r *toolResult) {
 		// and working directory.
 		p.t.ToolBytes += sp.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.Digest, tc.Pending = sp.digest, sp.pending
+		tc.setForms(sp.forms)
 		return
 	}
 	if body, ok := r.body(); ok && r.measured && p.speculate {
 		// The digest reads the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.Digest, tc.Pending = digestRaw(tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd)
+		tc.setForms(digestRaw(tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd))
 		return
 	}
 	if !r.decoded {
@@ -1083,7 +1091,7 @@ func (p *parser) result(r *toolResult) {
 	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
 	if p.digests {
-		tc.Digest, tc.Pending = digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd)
+		tc.setForms(digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
 	}
 }
 
@@ -1095,7 +1103,7 @@ func (p *parser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.Digest, tc.Pending = digestText(tc.Name, pc.input, "", false, false, p.t.Cwd)
+			tc.setForms(digestText(tc.Name, pc.input, "", false, false, p.t.Cwd))
 		}
 		if pc.observed {
 			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })

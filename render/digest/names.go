@@ -1,0 +1,257 @@
+package digest
+
+import (
+	"slices"
+	"strings"
+
+	"bottle/render/privacy"
+)
+
+// namesScan bounds the bytes of one text read for names (of an edit's
+// strings, a file written, an agent's report): what a text is about shows
+// at its start, and a digest must not cost a scan of every file written.
+const namesScan = 16 << 10
+
+// forNames is s cut to namesScan bytes at a line's end, stripped of private
+// text (cut first: a private block opened before the cut is still
+// stripped to the end).
+func forNames(s string) string {
+	if len(s) > namesScan {
+		s = s[:namesScan]
+		if i := strings.LastIndexByte(s, '\n'); i > 0 {
+			s = s[:i]
+		}
+	}
+	return privacy.Strip(s)
+}
+
+// changedNames lists the code names edits touched, "names: a, b", in at
+// most room runes ("" when none fits). Each edit replaces before[i] with
+// after[i]; the lines they share at the start and at the end are the
+// context the edit was made in. First come the names of the new lines
+// between (added or changed), then of the old lines between (removed),
+// then of the context; each name once, a bare name left out once the list
+// holds it qualified ("fetch.Do" covers "Do"). Texts are stripped of
+// private text before they are read.
+func changedNames(before, after []string, room int) string {
+	const label = "names: "
+	if room -= len(label); room < 4 {
+		return ""
+	}
+	type edit struct{ head, added, removed, tail string }
+	edits := make([]edit, len(after))
+	for i := range after {
+		old := ""
+		if i < len(before) {
+			old = forNames(before[i])
+		}
+		edits[i] = splitEdit(old, forNames(after[i]))
+	}
+	// A line between that the other side holds too only moved: context.
+	l := nameList{room: room}
+	for _, e := range edits {
+		l.readLines(e.added, lineSet(e.removed), false)
+	}
+	for _, e := range edits {
+		l.readLines(e.removed, lineSet(e.added), false)
+	}
+	for _, e := range edits {
+		l.read(e.head)
+		l.readLines(e.added, lineSet(e.removed), true)
+		l.read(e.tail)
+	}
+	if l.used == 0 {
+		return ""
+	}
+	return label + l.b.String()
+}
+
+// splitEdit splits the replacement of old by new into the whole lines
+// both start with (head) and end with (tail), and what lies between in
+// each (added in new, removed from old).
+func splitEdit(old, new string) (e struct{ head, added, removed, tail string }) {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	if p < len(old) || p < len(new) {
+		p = strings.LastIndexByte(new[:p], '\n') + 1 // back to a line's start
+	}
+	q := 0 // the common end, not reaching into the common start
+	for q < len(old)-p && q < len(new)-p && old[len(old)-1-q] == new[len(new)-1-q] {
+		q++
+	}
+	if q < len(old)-p || q < len(new)-p {
+		if i := strings.IndexByte(new[len(new)-q:], '\n'); i >= 0 {
+			q -= i // forward to a line's end
+		} else {
+			q = 0
+		}
+	}
+	e.head, e.tail = new[:p], new[len(new)-q:]
+	e.added, e.removed = new[p:len(new)-q], old[p:len(old)-q]
+	return e
+}
+
+// nameList is a list of names being written within room runes.
+type nameList struct {
+	b    strings.Builder
+	used int
+	room int
+	full bool
+	seen []string // names listed, and the last part of qualified ones
+}
+
+// lineSet is the set of the lines of s, trimmed; nil for none.
+func lineSet(s string) map[string]bool {
+	if s == "" {
+		return nil
+	}
+	m := map[string]bool{}
+	forLines(s, func(line string) { m[line] = true })
+	return m
+}
+
+// readLines reads the lines of text that other holds (in) or does not
+// hold (!in).
+func (l *nameList) readLines(text string, other map[string]bool, in bool) {
+	if other == nil && !in {
+		l.read(text)
+		return
+	}
+	forLines(text, func(line string) {
+		if other[line] == in {
+			l.read(line)
+		}
+	})
+}
+
+// read adds the names of text, in order, until the list is full.
+func (l *nameList) read(text string) {
+	for i := 0; i < len(text) && !l.full; {
+		if !nameByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && (nameByte(text[j]) || text[j] == '.' && j+1 < len(text) && nameByte(text[j+1])) {
+			j++
+		}
+		if n := strings.Trim(text[i:j], "_"); len(n) >= 4 && len(n) <= 48 && (n[0] < '0' || n[0] > '9') && codeLike(n) {
+			l.add(n)
+		}
+		i = j
+	}
+}
+
+func (l *nameList) add(n string) {
+	if l.full || slices.Contains(l.seen, n) {
+		return
+	}
+	cost := len(n) // names are ASCII
+	if l.used > 0 {
+		cost += len(", ")
+	}
+	if l.used+cost > l.room {
+		// A shorter name may still fit, but the list is in the order of
+		// the edit: stop rather than skip.
+		l.full = true
+		return
+	}
+	if l.used > 0 {
+		l.b.WriteString(", ")
+	}
+	l.b.WriteString(n)
+	l.used += cost
+	l.seen = append(l.seen, n)
+	if i := strings.LastIndexByte(n, '.'); i >= 0 {
+		l.seen = append(l.seen, n[i+1:])
+	}
+}
+
+// A code name is a run of ASCII letters, digits and '_' (with '.' between
+// such runs), 4 to 48 bytes, not starting with a digit, that reads as an
+// identifier rather than a word: it holds a '_' or '.' inside or a
+// lower-case letter followed by an upper-case one (retryCount, max_tries,
+// fetch.Do).
+
+func nameByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
+}
+
+// codeLike reports whether a name holds an inner '_' or '.' or a
+// lower-to-upper case change.
+func codeLike(n string) bool {
+	for i := 1; i < len(n); i++ {
+		p, c := n[i-1], n[i]
+		if c == '_' || c == '.' || 'a' <= p && p <= 'z' && 'A' <= c && c <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// citedFiles lists the files an agent's report cites, "files: a.go,
+// cmd/b.go", in at most room runes ("" when none fits): the paths in the
+// result's text, stripped of private text, in order of first mention,
+// each once, inside cwd relative to it. The files a report names are the
+// ones its reader opens next.
+func citedFiles(c *Call, cwd string, room int) string {
+	const label = "files: "
+	if room -= len(label); room < 4 {
+		return ""
+	}
+	text := forNames(c.resultPrefix(namesScan))
+	l := nameList{room: room}
+	// A path holds a '/': find those, then the token around each.
+	for from := 0; from < len(text) && !l.full; {
+		k := strings.IndexByte(text[from:], '/')
+		if k < 0 {
+			break
+		}
+		i, end := from+k, from+k+1
+		for i > from && pathByte(text[i-1]) {
+			i--
+		}
+		for end < len(text) && pathByte(text[end]) {
+			end++
+		}
+		from = end
+		j := end // a sentence's full stop is not the path's
+		for j > i && (text[j-1] == '.' || text[j-1] == '-') {
+			j--
+		}
+		url := i >= 3 && text[i-3:i] == "://" || i >= 1 && text[i-1] == '@'
+		if p := text[i:j]; !url && filePathLike(p) {
+			l.add(showPath(p, cwd))
+		}
+	}
+	if l.used == 0 {
+		return ""
+	}
+	return label + l.b.String()
+}
+
+func pathByte(b byte) bool { return nameByte(b) || b == '.' || b == '/' || b == '-' }
+
+// filePathLike reports whether p reads as a file's path: a '/' in it, no
+// "//", and a last element "name.ext" with a short alphanumeric
+// extension holding a letter.
+func filePathLike(p string) bool {
+	if len(p) < 4 || len(p) > 300 || !strings.Contains(p, "/") || strings.Contains(p, "//") {
+		return false
+	}
+	name := p[strings.LastIndexByte(p, '/')+1:]
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 || len(name)-dot-1 > 10 || dot == len(name)-1 {
+		return false
+	}
+	letter := false
+	for _, b := range []byte(name[dot+1:]) {
+		if !nameByte(b) || b == '_' {
+			return false
+		}
+		letter = letter || b > '9'
+	}
+	return letter
+}
