@@ -62,7 +62,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		size, lines = m.total()
 	}
 	// Details give way before any turn folds.
-	if _, dropped := dropDetails(b, size, func(size int) bool { return !fits(size, lines, budget) }); dropped {
+	if _, dropped := dropDetails(b, size, func(size int) bool { return !fits(size, lines, budget) }, 0); dropped {
 		m = newMeasurer(b, loc) // the spans measured so far hold them
 		md = nil
 		size, lines = m.total()
@@ -543,9 +543,11 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	if EstimateTokens(size) <= target {
 		return false
 	}
-	// Details go first, oldest first.
-	size, changed := dropDetails(b, size, func(size int) bool { return EstimateTokens(size) > target })
-	if EstimateTokens(size) <= target {
+	// Details go first, oldest first; the newest lines keep theirs unless
+	// nothing else meets the target.
+	over := func(size int) bool { return EstimateTokens(size) > target }
+	size, changed := dropDetails(b, size, over, keepFullDigests)
+	if !over(size) {
 		return changed
 	}
 	// The tool lines in order, each as its turn's activity from that line
@@ -623,28 +625,36 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 		}
 		size -= before - runLen(r)
 	}
+	dropDetails(b, size, over, 0)
 	return changed
 }
 
 // dropDetails takes the details of tool lines back (Item.lean), oldest
-// first, while over reports the bottle of size bytes over its bound. It
-// returns the size and whether it took any.
-func dropDetails(b *Bottle, size int, over func(size int) bool) (int, bool) {
-	dropped := false
-	drop := func(t *Turn) {
+// first but for the newest keep tool lines, while over reports the bottle
+// of size bytes over its bound. It returns the size and whether it took
+// any.
+func dropDetails(b *Bottle, size int, over func(size int) bool, keep int) (int, bool) {
+	var tools []*Item
+	collect := func(t *Turn) {
 		for k := range t.Happened {
-			if !over(size) {
-				return
-			}
-			if it := &t.Happened[k]; it.Detail != "" && !it.lean && it.short == 0 {
-				it.lean, dropped = true, true
-				size -= len(it.Detail)
+			if t.Happened[k].Kind == ItemTool {
+				tools = append(tools, &t.Happened[k])
 			}
 		}
 	}
-	drop(&b.Preamble)
+	collect(&b.Preamble)
 	for i := range b.Turns {
-		drop(&b.Turns[i])
+		collect(&b.Turns[i])
+	}
+	dropped := false
+	for _, it := range tools[:max(len(tools)-keep, 0)] {
+		if !over(size) {
+			break
+		}
+		if it.Detail != "" && !it.lean && it.short == 0 {
+			it.lean, dropped = true, true
+			size -= len(it.Detail)
+		}
 	}
 	return size, dropped
 }
@@ -665,10 +675,7 @@ func pack(items [][]Item, size, target int, runLen func([]Item) int) int {
 	for i := 0; i < len(items) && EstimateTokens(size) > target; i++ {
 		it := &items[i][0]
 		if it.joined {
-			if line != nil {
-				line = line[:len(line)+1]
-			}
-			continue
+			continue // in line already, with the line it joins
 		}
 		if it.short == 0 {
 			line, runs = nil, 0

@@ -344,3 +344,23 @@ func TestDetailsGiveWay(t *testing.T) {
 		})
 	}
 }
+
+// TestPackJoined packs lines joined to the line before them (same text)
+// with that line: one element "×N", the next lines after it.
+func TestPackJoined(t *testing.T) {
+	cmd := func(n int, c string) Item {
+		return Item{Kind: ItemTool, ID: "t" + strconv.Itoa(n), Text: "Bash: " + c + strings.Repeat(" --flag", 8) + " — ok"}
+	}
+	items := []Item{cmd(1, "go vet ./a"), cmd(2, "go vet ./a"), cmd(3, "go vet ./a"), cmd(4, "go test ./b"), cmd(5, "go vet ./a"), cmd(6, "go vet ./a")}
+	for k := 7; k < 7+keepFullDigests; k++ {
+		items = append(items, cmd(k, "true"))
+	}
+	b := &Bottle{SessionID: "s", Mode: ModeFull, ConvTokens: 10}
+	b.Turns = []Turn{{N: 1, Prompt: "p", Happened: items}}
+	shortenDigests(b, time.UTC, len(markdown(b, time.UTC)))
+	md := string(markdown(b, time.UTC))
+	// The first run goes shortest: a later line shows its command again.
+	if want := "\n- [#t1–#t6] Bash: go vet ./a --flag --flag --… ×3 · Bash: go test ./b --flag --flag --flag --flag… · Bash: go vet ./a --flag --flag --flag --flag -… ×2\n- [#t7] Bash: true --flag"; !strings.Contains(md, want) {
+		t.Errorf("bottle lacks the packed line %q:\n%s", want, md)
+	}
+}
