@@ -48,7 +48,7 @@ const MaxPathListRunes = 240
 // purpose: a long salient part gives way to the tool name and the outcome.
 const (
 	toolMax    = 48
-	salientMax = 120
+	salientMax = 150
 	pathMax    = 80
 	errorMax   = 100
 	outcomeMax = 64
