@@ -13,7 +13,9 @@
 //
 // A digest never carries result bulk: from a tool_result it takes at most a
 // count, the line numbers a Read returned, an exit code, a status word, one
-// line of an error and the first paths a Grep or Glob matched. Every piece of
+// line of an error, the first paths a Grep or Glob matched and, in a
+// detail ([Forms]), the first file paths a report or an output cites; from
+// an input, a detail may list the code names an edit changed. Every piece of
 // text passes [privacy.Strip] before anything is taken from it, is flattened
 // to one line, is valid UTF-8 and is bounded in runes, so a digest is always
 // a single safe line of at most [MaxRunes] runes ([MaxPathListRunes] for
@@ -115,8 +117,9 @@ type Forms struct {
 	Pending string // [Pending]
 	// Detail is what Line may add where a bottle has room, "" for most
 	// calls: the code names an edit changed (" — names: Retry, fetch.Do")
-	// or the files an agent's report cites (after the outcome "; files:
-	// a.go, b.go"). Line+Detail is one line of at most [MaxRunes] runes.
+	// or the files an agent's report or a command's output cites (after
+	// the outcome "; files: a.go, b.go"). Line+Detail is one line of at
+	// most [MaxRunes] runes.
 	Detail string
 }
 

@@ -248,6 +248,7 @@ func TestPrivate(t *testing.T) {
 		done(call("MultiEdit", `{"file_path":"/a.go","edits":[{"old_string":"a","new_string":"<private>`+secret+`_x</private>"}]}`), "ok"),
 		done(call("NotebookEdit", `{"notebook_path":"/a.ipynb","new_source":"<private>`+secret+`_x"}`), "ok"),
 		done(call("Task", `{"description":"d"}`), "see a/b.go <private>\n"+secret+"/x.go\n</private> and c/d.go"),
+		done(call("Bash", `{"command":"git status"}`), " M a/b.go\n<private>\n"+secret+"/x.go\n</private>\n M c/d.go"),
 	)
 	for _, c := range calls {
 		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {

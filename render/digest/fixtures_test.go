@@ -148,6 +148,7 @@ func fixtures() []fixture {
 
 		// Agents, tasks, todos
 		f("Task/Finished", done(call("Task", `{"description":"review security","prompt":"Review the diff for security issues.","subagent_type":"general-purpose"}`), "I reviewed the diff. Findings:\n1. none\nagentId: a1b2c3")),
+		f("Bash/CitesFiles", done(call("Bash", `{"command":"git status --short && git diff --stat"}`), " M cmd/main.go\n?? docs/notes.md\n cmd/main.go | 4 ++--\n pushed to git@github.com:org/repo.git and https://example.com/a/b.html; /x.go")),
 		f("Task/CitesFiles", done(call("Task", `{"description":"Map the retries","prompt":"Find retries","subagent_type":"Explore"}`), "Retries live in `fetch/retry.go` (see /home/dev/proj/fetch/client.go:12).\nAlso https://example.com/x/doc.html and cmd/main.go, again fetch/retry.go; not e.g. or fmt.Errorf.")),
 		f("Task/Explore", done(call("Task", `{"description":"Map the config loaders","prompt":"Search…","subagent_type":"Explore"}`), "Summary of findings")),
 		f("Task/Background", withStructured(done(call("Task", `{"description":"Dependency audit","prompt":"Audit go.mod","subagent_type":"general-purpose","run_in_background":true}`),

@@ -191,11 +191,11 @@ func codeLike(n string) bool {
 	return false
 }
 
-// citedFiles lists the files an agent's report cites, "files: a.go,
-// cmd/b.go", in at most room runes ("" when none fits): the paths in the
-// result's text, stripped of private text, in order of first mention,
-// each once, inside cwd relative to it. The files a report names are the
-// ones its reader opens next.
+// citedFiles lists the files a result cites (an agent's report, a
+// command's output), "files: a.go, cmd/b.go", in at most room runes (""
+// when none fits): the paths in the result's text, stripped of private
+// text, in order of first mention, each once, inside cwd relative to it.
+// The files a report or a git status names are the ones opened next.
 func citedFiles(c *Call, cwd string, room int) string {
 	const label = "files: "
 	if room -= len(label); room < 4 {
@@ -221,7 +221,8 @@ func citedFiles(c *Call, cwd string, room int) string {
 		for j > i && (text[j-1] == '.' || text[j-1] == '-') {
 			j--
 		}
-		url := i >= 3 && text[i-3:i] == "://" || i >= 1 && text[i-1] == '@'
+		// Not a URL's or an address's part ("host:org/repo.git").
+		url := i >= 1 && (text[i-1] == '@' || text[i-1] == ':')
 		if p := text[i:j]; !url && filePathLike(p) {
 			l.add(showPath(p, cwd))
 		}
@@ -238,8 +239,8 @@ func pathByte(b byte) bool { return nameByte(b) || b == '.' || b == '/' || b == 
 // "//", and a last element "name.ext" with a short alphanumeric
 // extension holding a letter.
 func filePathLike(p string) bool {
-	if len(p) < 4 || len(p) > 300 || !strings.Contains(p, "/") || strings.Contains(p, "//") {
-		return false
+	if len(p) < 4 || len(p) > 300 || !strings.Contains(p[1:], "/") || strings.Contains(p, "//") {
+		return false // a file at the root ("/x.go") is more often a cut path
 	}
 	name := p[strings.LastIndexByte(p, '/')+1:]
 	dot := strings.LastIndexByte(name, '.')

@@ -417,6 +417,7 @@ func describeBash(c *Call, cwd string, ok bool) description {
 	}
 	if ok {
 		d.success = bashOutcome(c)
+		d.detail = func(room int) string { return citedFiles(c, cwd, room) }
 	}
 	return d
 }
