@@ -80,7 +80,7 @@ type Said struct {
 }
 
 // ItemKind is the kind of a line under *What happened:*.
-type ItemKind int
+type ItemKind uint8
 
 // Item kinds.
 const (
@@ -93,14 +93,17 @@ const (
 // Item is one line under *What happened:*. Text is raw; it is cleaned and
 // flattened when written.
 type Item struct {
-	Kind ItemKind
 	ID   string // "t17" or "102401"
 	Text string
 	// Call is a tool call's short form "<Tool> — <salient input>"
 	// (transcript.ToolCall.Pending), already stripped: what a folded turn
 	// keeps of the call. It is empty for other kinds.
 	Call string
-	Time time.Time
+	// Detail is what a tool's line adds while the bottle has room for it
+	// (transcript.ToolCall.Detail).
+	Detail string
+	Time   time.Time
+	Kind   ItemKind
 	// short: how far the budget shortened this line (0: not at all; the
 	// full text is one expand away).
 	short shortLevel
@@ -110,10 +113,8 @@ type Item struct {
 	// packed: the shortened line (and those joined to it) is written on the
 	// line of the one before it (pack).
 	packed bool
-	// Detail is what a tool's line adds while the bottle has room for it
-	// (transcript.ToolCall.Detail); lean: the budget took it back.
-	Detail string
-	lean   bool
+	// lean: the budget took the detail back.
+	lean bool
 }
 
 // Summary is a claude-mem session summary (generated, never verbatim).

@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -11,6 +12,25 @@ import (
 // strings, a file written, an agent's report): what a text is about shows
 // at its start, and a digest must not cost a scan of every file written.
 const namesScan = 16 << 10
+
+// namesText is the start of c's result read for the paths it cites:
+// namesScan bytes cut at a line's end, stripped of private text. raw
+// reports that it is still JSON-escaped, read in place: a result with no
+// \u escape holds its tags and paths as they stand, and most outputs hold
+// newlines, which decoding would copy for nothing.
+func (c *Call) namesText() (text string, raw bool) {
+	if c.ResultRaw.Body == nil || c.decoded || !c.ResultRaw.NoUnicodeEscapes() {
+		return forNames(c.resultPrefix(namesScan)), false
+	}
+	b := c.ResultRaw.Body
+	if len(b) > namesScan {
+		b = b[:namesScan]
+		if i := bytes.LastIndex(b, []byte(`\n`)); i > 0 {
+			b = b[:i]
+		}
+	}
+	return privacy.Strip(inPlace(b)), true
+}
 
 // forNames is s cut to namesScan bytes at a line's end, stripped of private
 // text (cut first: a private block opened before the cut is still
@@ -50,14 +70,14 @@ func changedNames(before, after []string, room int) string {
 	// A line between that the other side holds too only moved: context.
 	l := nameList{room: room}
 	for _, e := range edits {
-		l.readLines(e.added, lineSet(e.removed), false)
+		l.readLines(e.added, e.removed, false)
 	}
 	for _, e := range edits {
-		l.readLines(e.removed, lineSet(e.added), false)
+		l.readLines(e.removed, e.added, false)
 	}
 	for _, e := range edits {
 		l.read(e.head)
-		l.readLines(e.added, lineSet(e.removed), true)
+		l.readLines(e.added, e.removed, true)
 		l.read(e.tail)
 	}
 	if l.used == 0 {
@@ -102,25 +122,24 @@ type nameList struct {
 	seen []string // names listed, and the last part of qualified ones
 }
 
-// lineSet is the set of the lines of s, trimmed; nil for none.
-func lineSet(s string) map[string]bool {
-	if s == "" {
-		return nil
-	}
-	m := map[string]bool{}
-	forLines(s, func(line string) { m[line] = true })
-	return m
-}
-
 // readLines reads the lines of text that other holds (in) or does not
-// hold (!in).
-func (l *nameList) readLines(text string, other map[string]bool, in bool) {
-	if other == nil && !in {
-		l.read(text)
+// hold (!in), looked up only until the list is full.
+func (l *nameList) readLines(text, other string, in bool) {
+	if other == "" {
+		if !in {
+			l.read(text)
+		}
 		return
 	}
+	holds := func(line string) bool { return strings.Contains(other, line) }
+	if len(other) > 8<<10 {
+		// A long other side: a set of its lines, not a scan per line.
+		set := map[string]bool{}
+		forLines(other, func(line string) { set[line] = true })
+		holds = func(line string) bool { return set[line] }
+	}
 	forLines(text, func(line string) {
-		if other[line] == in {
+		if !l.full && holds(line) == in {
 			l.read(line)
 		}
 	})
@@ -201,7 +220,7 @@ func citedFiles(c *Call, cwd string, room int) string {
 	if room -= len(label); room < 4 {
 		return ""
 	}
-	text := forNames(c.resultPrefix(namesScan))
+	text, raw := c.namesText()
 	l := nameList{room: room}
 	// A path holds a '/': find those, then the token around each.
 	for from := 0; from < len(text) && !l.full; {
@@ -212,6 +231,18 @@ func citedFiles(c *Call, cwd string, room int) string {
 		i, end := from+k, from+k+1
 		for i > from && pathByte(text[i-1]) {
 			i--
+		}
+		if raw && i > 0 && text[i-1] == '\\' {
+			// Still JSON-escaped: the run starts with an escape's letters
+			// ("\nsrc/a.go"), not the path's.
+			i++
+			if text[i-1] == 'u' {
+				i += 4
+			}
+			if i > from+k {
+				from = end
+				continue
+			}
 		}
 		for end < len(text) && pathByte(text[end]) {
 			end++
