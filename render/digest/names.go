@@ -69,15 +69,18 @@ func changedNames(before, after []string, room int) string {
 	}
 	// A line between that the other side holds too only moved: context.
 	l := nameList{room: room}
-	for _, e := range edits {
-		l.readLines(e.added, e.removed, false)
+	moved := make([][]string, len(edits))
+	for i, e := range edits {
+		moved[i] = l.readLines(e.added, e.removed)
 	}
 	for _, e := range edits {
-		l.readLines(e.removed, e.added, false)
+		l.readLines(e.removed, e.added)
 	}
-	for _, e := range edits {
+	for i, e := range edits {
 		l.read(e.head)
-		l.readLines(e.added, e.removed, true)
+		for _, line := range moved[i] {
+			l.read(line)
+		}
 		l.read(e.tail)
 	}
 	if l.used == 0 {
@@ -122,28 +125,43 @@ type nameList struct {
 	seen []string // names listed, and the last part of qualified ones
 }
 
-// readLines reads the lines of text that other holds (in) or does not
-// hold (!in), looked up only until the list is full.
-func (l *nameList) readLines(text, other string, in bool) {
+// readLines reads the lines of text that other does not hold, looked up
+// only until the list is full, and returns those it holds (moved, not
+// changed), in order.
+func (l *nameList) readLines(text, other string) (moved []string) {
 	if other == "" {
-		if !in {
-			l.read(text)
-		}
-		return
+		l.read(text)
+		return nil
 	}
 	holds := func(line string) bool { return strings.Contains(other, line) }
-	if len(other) > 8<<10 {
+	if len(other) > 2<<10 {
 		// A long other side: a set of its lines, not a scan per line.
 		set := map[string]bool{}
 		forLines(other, func(line string) { set[line] = true })
 		holds = func(line string) bool { return set[line] }
 	}
-	forLines(text, func(line string) {
-		if !l.full && holds(line) == in {
-			l.read(line)
+	for n := 0; text != "" && n < namesLines && !l.full; {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
 		}
-	})
+		if line = strings.TrimSpace(line); line != "" {
+			n++
+			if holds(line) {
+				moved = append(moved, line)
+			} else {
+				l.read(line)
+			}
+		}
+	}
+	return moved
 }
+
+// namesLines bounds the lines of one side of an edit read for names: its
+// first changed lines say what it is about.
+const namesLines = 64
 
 // read adds the names of text, in order, until the list is full.
 func (l *nameList) read(text string) {
