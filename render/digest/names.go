@@ -140,22 +140,14 @@ func (l *nameList) readLines(text, other string) (moved []string) {
 		forLines(other, func(line string) { set[line] = true })
 		holds = func(line string) bool { return set[line] }
 	}
-	for n := 0; text != "" && n < namesLines && !l.full; {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
+	scanText(text, namesLines, func(line string, _ bool) bool {
+		if holds(line) {
+			moved = append(moved, line)
 		} else {
-			text = ""
+			l.read(line)
 		}
-		if line = strings.TrimSpace(line); line != "" {
-			n++
-			if holds(line) {
-				moved = append(moved, line)
-			} else {
-				l.read(line)
-			}
-		}
-	}
+		return l.full
+	})
 	return moved
 }
 
