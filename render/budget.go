@@ -528,13 +528,14 @@ const (
 // shortenDigests keeps tool digests from outweighing the conversation they
 // replace: while the bottle (size bytes) is over a tenth of the conversation
 // (or, when the verbatim text alone is more, over 125 % of that text), the
-// oldest digest lines are shortened — tool, a short salient part and the
+// lines' details go first (dropDetails), then the oldest digest lines are
+// shortened — tool, a short salient part and the
 // outcome (a plain "ok" left out) — and when every one of them is and the
 // bottle is still over, packed several to a line (pack), and last the lines
 // whose command or path a later line shows again are shortened once more
 // (when that does not meet the target, the budget alone bounds the bottle).
 // Verbatim text is never touched here; every id still expands. It reports
-// whether it shortened any.
+// whether it changed any line.
 func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	if b.ConvTokens == 0 {
 		return false
@@ -625,8 +626,9 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 		}
 		size -= before - runLen(r)
 	}
-	dropDetails(b, size, over, 0)
-	return changed
+	// Last, the newest lines' details.
+	_, dropped := dropDetails(b, size, over, 0)
+	return changed || dropped
 }
 
 // dropDetails takes the details of tool lines back (Item.lean), oldest
