@@ -86,7 +86,7 @@ func changedNames(before, after []string, room int) string {
 	if l.used == 0 {
 		return ""
 	}
-	return label + l.b.String()
+	return label + l.String()
 }
 
 // splitEdit splits the replacement of old by new into the whole lines
@@ -116,14 +116,17 @@ func splitEdit(old, new string) (e struct{ head, added, removed, tail string }) 
 	return e
 }
 
-// nameList is a list of names being written within room runes.
+// nameList is a list of names within room runes, ", " between them.
 type nameList struct {
-	b    strings.Builder
-	used int
-	room int
-	full bool
-	seen []string // names listed, and the last part of qualified ones
+	names []string
+	used  int
+	room  int
+	full  bool
+	seen  []string // names listed, and the last part of qualified ones
 }
+
+// String is the list as written.
+func (l *nameList) String() string { return strings.Join(l.names, ", ") }
 
 // readLines reads the lines of text that other does not hold, looked up
 // only until the list is full, and returns those it holds (moved, not
@@ -173,8 +176,23 @@ func (l *nameList) read(text string) {
 	}
 }
 
+// add lists n, unless the list holds it already; a qualified name
+// ("fetch.Do") takes the place of its bare form ("Do") listed before it.
 func (l *nameList) add(n string) {
 	if l.full || slices.Contains(l.seen, n) {
+		return
+	}
+	bare := ""
+	if i := strings.LastIndexByte(n, '.'); i >= 0 {
+		bare = n[i+1:]
+	}
+	if k := slices.Index(l.names, bare); bare != "" && k >= 0 {
+		if l.used+len(n)-len(bare) > l.room {
+			return // the bare form stays
+		}
+		l.names[k] = n
+		l.used += len(n) - len(bare)
+		l.seen = append(l.seen, n)
 		return
 	}
 	cost := len(n) // names are ASCII
@@ -187,14 +205,11 @@ func (l *nameList) add(n string) {
 		l.full = true
 		return
 	}
-	if l.used > 0 {
-		l.b.WriteString(", ")
-	}
-	l.b.WriteString(n)
+	l.names = append(l.names, n)
 	l.used += cost
 	l.seen = append(l.seen, n)
-	if i := strings.LastIndexByte(n, '.'); i >= 0 {
-		l.seen = append(l.seen, n[i+1:])
+	if bare != "" {
+		l.seen = append(l.seen, bare)
 	}
 }
 
@@ -271,7 +286,7 @@ func citedFiles(c *Call, cwd string, room int) string {
 	if l.used == 0 {
 		return ""
 	}
-	return label + l.b.String()
+	return label + l.String()
 }
 
 func pathByte(b byte) bool { return nameByte(b) || b == '.' || b == '/' || b == '-' }
