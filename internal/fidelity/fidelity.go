@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -489,6 +490,30 @@ type Counts struct {
 	// SummaryTokens and BottleTokens are the documents' estimated tokens
 	// (UTF-8 bytes ÷ 3).
 	SummaryTokens, BottleTokens int
+	// Misses are the facts the bottle lacks, in class order.
+	Misses []Miss
+}
+
+// Miss is a fact the bottle lacks: its class, the fact, whether Claude
+// Code's summary holds it and, for a needed token, whether it occurs
+// before the boundary outside tool results.
+type Miss struct {
+	Class     Class
+	Fact      string
+	InSummary bool
+	Visible   bool
+}
+
+// String is the miss as the misses report lists it.
+func (m Miss) String() string {
+	s := fmt.Sprintf("%s %q", m.Class, m.Fact)
+	if m.InSummary {
+		s += " (in the summary)"
+	}
+	if m.Class == Needed && !m.Visible {
+		s += " (only in tool results)"
+	}
+	return s
 }
 
 // Count looks for the facts in Claude Code's summary and in the bottle:
@@ -507,6 +532,9 @@ func Count(f Facts, summary, bottle string) Counts {
 			sh.Summary += b2i(inS)
 			sh.Bottle += b2i(inB)
 			sh.Together += b2i(inS || inB)
+			if !inB {
+				c.Misses = append(c.Misses, Miss{Class: Class(cl), Fact: it, InSummary: inS, Visible: slices.Contains(f.Visible, it)})
+			}
 		}
 	}
 	return c

@@ -13,7 +13,10 @@ import (
 	"bottle/internal/corpustest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/facts.golden")
+var (
+	update = flag.Bool("update", false, "rewrite testdata/facts.golden")
+	misses = flag.Bool("misses", false, "log every fact the bottles miss (go test -run TestFidelity -v -misses)")
+)
 
 // gates are the shares TestFidelity holds over the corpus's compactions.
 // floor is enforced: the value measured when the measurement was built
@@ -69,6 +72,16 @@ func TestFidelity(t *testing.T) {
 		results = append(results, r)
 	}
 	t.Logf("fidelity over the corpus's compactions (shares rounded to the nearest percent):\n\n%s\n%s", Report(results), Detail(results))
+	if *misses {
+		var b strings.Builder
+		for _, r := range results {
+			fmt.Fprintf(&b, "%s:\n", r.Name)
+			for _, m := range r.Misses {
+				fmt.Fprintf(&b, "\t%s\n", m)
+			}
+		}
+		t.Logf("what the bottles miss:\n%s", b.String())
+	}
 
 	total := Total(results)
 	for _, g := range gates {
@@ -185,9 +198,17 @@ func TestCount(t *testing.T) {
 			var f Facts
 			f.Cwd = "/home/dev/proj"
 			f.Items[tt.class] = []string{tt.item}
-			s := Count(f, tt.summary, tt.doc).Classes[tt.class]
+			c := Count(f, tt.summary, tt.doc)
+			s := c.Classes[tt.class]
 			if s.Items != 1 || s.Summary != tt.inSum || s.Bottle != tt.inBott || s.Together != max(tt.inSum, tt.inBott) {
 				t.Errorf("Count = %+v, want 1 item, %d in the summary, %d in the bottle", s, tt.inSum, tt.inBott)
+			}
+			var want []Miss
+			if tt.inBott == 0 {
+				want = []Miss{{Class: tt.class, Fact: tt.item, InSummary: tt.inSum == 1}}
+			}
+			if !slices.Equal(c.Misses, want) {
+				t.Errorf("Misses = %v, want %v", c.Misses, want)
 			}
 		})
 	}
