@@ -356,6 +356,9 @@ func (c *Call) numberedResult() numbering {
 	if start < len(raw) {
 		nb.addRaw(raw[start:])
 	}
+	if n := span(nb.first, nb.last); n > 0 {
+		nb.n = n // as numberedLines counts
+	}
 	return nb
 }
 
@@ -379,22 +382,8 @@ func (nb *numbering) addRaw(line []byte) {
 // the last numbered line are then looked for from either end.
 func numberedLinesRaw(str jsonscan.String) numbering {
 	raw := str.Body
-	n, start := 0, 0
+	var nb numbering
 	nl := str.Newlines()
-	for k := nl.Next(); k >= 0; k = nl.Next() {
-		if numberedRaw(raw[start:k]) {
-			n++
-		}
-		start = k + 2
-	}
-	if start < len(raw) && numberedRaw(raw[start:]) {
-		n++
-	}
-	if n == 0 {
-		return numbering{}
-	}
-	nb := numbering{n: n}
-	nl = str.Newlines()
 	for start := 0; nb.first == "" && start <= len(raw); {
 		k := nl.Next()
 		if k < 0 {
@@ -405,6 +394,9 @@ func numberedLinesRaw(str jsonscan.String) numbering {
 		}
 		start = k + 2
 	}
+	if nb.first == "" {
+		return numbering{}
+	}
 	for end := len(raw); nb.last == "" && end >= 0; {
 		k := lastNewline(raw[:end])
 		if numberedRaw(raw[k+2 : end]) {
@@ -412,9 +404,22 @@ func numberedLinesRaw(str jsonscan.String) numbering {
 		}
 		end = k
 	}
+	if nb.n = span(nb.first, nb.last); nb.n > 0 {
+		return nb
+	}
+	start := 0
+	nl = str.Newlines()
+	for k := nl.Next(); k >= 0; k = nl.Next() {
+		if numberedRaw(raw[start:k]) {
+			nb.n++
+		}
+		start = k + 2
+	}
+	if start < len(raw) && numberedRaw(raw[start:]) {
+		nb.n++
+	}
 	return nb
 }
-
 // lastNewline is the offset of the last "\n" escape of a body without \u
 // escapes, or -2 when there is none (the line after it starts at the
 // offset + 2).

@@ -220,6 +220,21 @@ func lineNumber(line string) (string, bool) {
 // for the first and the last from either end.
 func numberedLines(s string) numbering {
 	var nb numbering
+	for rest, more := s, true; nb.first == "" && more; {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
+		nb.first, _ = lineNumber(line)
+	}
+	if nb.first == "" {
+		return nb
+	}
+	for rest, i := s, len(s); nb.last == "" && i >= 0; rest = rest[:max(i, 0)] {
+		i = strings.LastIndexByte(rest, '\n')
+		nb.last, _ = lineNumber(rest[i+1:])
+	}
+	if nb.n = span(nb.first, nb.last); nb.n > 0 {
+		return nb
+	}
 	for rest := s; rest != ""; {
 		line := rest
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
@@ -231,21 +246,21 @@ func numberedLines(s string) numbering {
 			nb.n++
 		}
 	}
-	if nb.n == 0 {
-		return nb
-	}
-	for rest, more := s, true; nb.first == "" && more; {
-		var line string
-		line, rest, more = strings.Cut(rest, "\n")
-		nb.first, _ = lineNumber(line)
-	}
-	for rest, i := s, len(s); nb.last == "" && i >= 0; rest = rest[:max(i, 0)] {
-		i = strings.LastIndexByte(rest, '\n')
-		nb.last, _ = lineNumber(rest[i+1:])
-	}
 	return nb
 }
 
+// span is how many lines a Read's first and last line numbers enclose,
+// last-first+1: a Read returns consecutive lines, so its numbered lines
+// need not be counted one by one. It is 0 when the numbers do not read
+// as such a range (then they are counted).
+func span(first, last string) int {
+	a, errA := strconv.Atoi(first)
+	b, errB := strconv.Atoi(last)
+	if errA != nil || errB != nil || b < a || b-a >= 1<<30 {
+		return 0
+	}
+	return b - a + 1
+}
 func describeWrite(c *Call, cwd string, ok bool) description {
 	var in struct {
 		FilePath string          `json:"file_path"`
