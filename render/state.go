@@ -151,7 +151,7 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 				s.commits = append(s.commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id+"]")
 			}
 		}
-		if !checkCommand.MatchString(cmd) {
+		if !isCheck(cmd) {
 			return
 		}
 		outcome := "exit 0"
@@ -321,6 +321,23 @@ type stateCheck struct {
 // checkKey is a check command without what only shapes its output (a
 // redirection of stderr, a pipe into tail, head or grep), so that the
 // variants of one check count as one.
+// checkStarts are the starts of the commands checkCommand matches: a
+// command that starts with none of them is not matched, and most
+// commands are not checks.
+var checkStarts = []string{"go ", "npm ", "pnpm ", "yarn ", "bun ", "cargo ", "make", "pytest", "python", "mypy", "ruff", "tox",
+	"mise run", "golangci-lint", "staticcheck", "eslint", "tsc", "vitest", "jest", "npx ", "./gradle", "gradle", "mvn",
+	"dotnet ", "mix test", "bundle exec ", "rspec", "swift "}
+
+// isCheck reports whether cmd is one of the checks the Checks line follows.
+func isCheck(cmd string) bool {
+	for _, p := range checkStarts {
+		if strings.HasPrefix(cmd, p) {
+			return checkCommand.MatchString(cmd)
+		}
+	}
+	return false
+}
+
 func checkKey(cmd string) string {
 	for _, cut := range []string{" | tail", " | head", " | grep", " |tail", " |head"} {
 		if i := strings.Index(cmd, cut); i > 0 {

@@ -33,3 +33,20 @@ func TestMoreFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestIsCheck holds isCheck's prefilter equal to checkCommand: every
+// check the pattern knows starts with one of checkStarts.
+func TestIsCheck(t *testing.T) {
+	cmds := []string{
+		"go test ./...", "go vet ./x", "go build", "go run .", "npm test", "pnpm run lint", "yarn build", "bun run typecheck",
+		"cargo clippy", "make", "make test", "make deploy", "pytest -x", "pytest-watch", "python -m pytest", "python3 -m mypy .",
+		"python3 app.py", "mypy src", "ruff check", "tox -e py", "mise run test:ci", "golangci-lint run", "staticcheck ./...",
+		"eslint .", "tsc --noEmit", "vitest run", "jest", "npx tsc", "npx cowsay", "./gradlew test", "gradle build", "mvn -q test",
+		"dotnet test", "mix test", "bundle exec rspec", "rspec spec", "swift test", "git status", "ls -la", "", "gotest", "tscx",
+	}
+	for _, c := range cmds {
+		if got, want := isCheck(c), checkCommand.MatchString(c); got != want {
+			t.Errorf("isCheck(%q) = %v, checkCommand says %v", c, got, want)
+		}
+	}
+}

@@ -420,6 +420,7 @@ func numberedLinesRaw(str jsonscan.String) numbering {
 	}
 	return nb
 }
+
 // lastNewline is the offset of the last "\n" escape of a body without \u
 // escapes, or -2 when there is none (the line after it starts at the
 // offset + 2).
