@@ -20,7 +20,8 @@ const namesScan = 16 << 10
 // newlines, which decoding would copy for nothing.
 func (c *Call) namesText() (text string, raw bool) {
 	if c.ResultRaw.Body == nil || c.decoded || !c.ResultRaw.NoUnicodeEscapes() {
-		return forNames(c.resultPrefix(namesScan)), false
+		text, _ = c.strippedHead(namesScan)
+		return text, false
 	}
 	b := c.ResultRaw.Body
 	if len(b) > namesScan {
@@ -29,7 +30,16 @@ func (c *Call) namesText() (text string, raw bool) {
 			b = b[:i]
 		}
 	}
-	return privacy.Strip(inPlace(b)), true
+	return stripped(inPlace(b)), true
+}
+
+// stripped is s stripped of private text, s itself when it holds none
+// (privacy.Strip would copy it).
+func stripped(s string) string {
+	if privacy.Contains(s) {
+		return privacy.Strip(s)
+	}
+	return s
 }
 
 // forNames is s cut to namesScan bytes at a line's end, stripped of private
@@ -42,7 +52,7 @@ func forNames(s string) string {
 			s = s[:i]
 		}
 	}
-	return privacy.Strip(s)
+	return stripped(s)
 }
 
 // changedNames lists the code names edits touched, "names: a, b", in at

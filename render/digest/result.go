@@ -154,10 +154,7 @@ func (c *Call) strippedHead(n int) (s string, whole bool) {
 			s = s[:i]
 		}
 	}
-	if privacy.Contains(s) {
-		s = privacy.Strip(s) // else Strip would return a copy of s
-	}
-	return s, whole
+	return stripped(s), whole
 }
 
 // rawLine hands f the line raw[s:e], a body with no \u escape between two
