@@ -478,17 +478,12 @@ func writeCalls(w *bytes.Buffer, calls []string) {
 // idRanges writes ids compactly, runs of consecutive numbers as ranges:
 // "#t3–#t7 #t9", "#101–#104 #120".
 func idRanges(ids []string) string {
-	num := func(id string) (string, int) {
-		p := strings.TrimRight(id, "0123456789")
-		n, _ := strconv.Atoi(id[len(p):])
-		return p, n
-	}
 	var out []string
 	for i := 0; i < len(ids); {
-		p, n := num(ids[i])
+		p, n := idNumber(ids[i])
 		j := i
 		for j+1 < len(ids) {
-			q, m := num(ids[j+1])
+			q, m := idNumber(ids[j+1])
 			if q != p || m != n+(j+1-i) {
 				break
 			}
@@ -704,9 +699,17 @@ func pack(items [][]Item, size, target int, runLen func([]Item) int) int {
 
 // consecutive reports whether tool id b ("t12") follows a ("t11").
 func consecutive(a, b string) bool {
-	x, errA := strconv.Atoi(strings.TrimPrefix(a, "t"))
-	y, errB := strconv.Atoi(strings.TrimPrefix(b, "t"))
-	return errA == nil && errB == nil && strings.HasPrefix(a, "t") && strings.HasPrefix(b, "t") && y == x+1
+	p, x := idNumber(a)
+	q, y := idNumber(b)
+	return p == "t" && q == "t" && y == x+1
+}
+
+// idNumber splits an id into its kind's letters and its number: "t12" is
+// "t", 12; "102401" is "", 102401.
+func idNumber(id string) (string, int) {
+	p := strings.TrimRight(id, "0123456789")
+	n, _ := strconv.Atoi(id[len(p):])
+	return p, n
 }
 
 // shortDigest shortens a digest "<Tool>: <salient> — <outcome>" to level: a
