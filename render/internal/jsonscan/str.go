@@ -195,7 +195,10 @@ func appendUpTo(dst, raw []byte, stop int) []byte {
 	out := dst[:cap(dst)]
 	i := 0
 	for i < len(raw) && w < stop {
-		for i+8 <= len(raw) && w+8 <= len(out) && w < stop {
+		// A word is copied only where it stays short of stop: the prefix
+		// then ends at the same byte whatever dst held and whatever room
+		// the buffer had.
+		for i+8 <= len(raw) && w+8 <= len(out) && w+8 <= stop {
 			x := binary.LittleEndian.Uint64(raw[i:])
 			binary.LittleEndian.PutUint64(out[w:], x)
 			if m := (zeroBytes(x^('\\'*lsb)) | x) & (0x80 * lsb); m != 0 {
