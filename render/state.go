@@ -72,6 +72,34 @@ var exitCode = regexp.MustCompile(`(?m)^Exit code (\d+)`)
 // "[main c2b0273] subject" (or "[main (root-commit) c2b0273] subject").
 var gitCommit = regexp.MustCompile(`(?m)^\[[^\]\n]*?([0-9a-f]{7,40})\] (.+)$`)
 
+// gitTrailer matches a line of a commit message that is a git trailer with
+// a hyphenated key ("Co-Authored-By: …", "Signed-off-by: …"): a single word
+// before a colon is as often prose ("Note: …").
+var gitTrailer = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: +\S.*)$`)
+
+// stateTrailers bounds the trailers the Commits line names.
+const stateTrailers = 2
+
+// commitTrailers are the trailers of the message a git commit command
+// writes: its lines after the first in trailer form, without the quote or
+// backslash that closes the message, at most stateTrailers of them.
+func commitTrailers(cmd string) []string {
+	_, body, ok := strings.Cut(cmd, "\n")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, m := range gitTrailer.FindAllStringSubmatch(body, -1) {
+		t := oneLine(strings.TrimRight(m[1], " \t\"'\\"), stateItemMax)
+		if t != "" && !slices.Contains(out, t) {
+			if out = append(out, t); len(out) == stateTrailers {
+				break
+			}
+		}
+	}
+	return out
+}
+
 // stateBuilder gathers the working state from the calls a read observes:
 // what the block shows and no more, whatever the session's length.
 type stateBuilder struct {
@@ -84,6 +112,7 @@ type stateBuilder struct {
 	files        map[string]*stateFile // by path as the call gave it
 	checks       map[string]*stateCheck
 	commits      []string
+	trailers     []string // the last commit's trailers
 }
 
 // observe takes one call (transcript.ReadOptions.Observe).
@@ -149,6 +178,7 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		if strings.Contains(cmd, "git commit") {
 			if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
 				s.commits = append(s.commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id+"]")
+				s.trailers = commitTrailers(str(in.Command))
 			}
 		}
 		if !isCheck(cmd) {
@@ -258,6 +288,14 @@ func (s *stateBuilder) lines(cwd string) []string {
 	var commits []string
 	for k := len(s.commits) - 1; k >= 0 && len(commits) < stateCommits; k-- {
 		commits = append(commits, s.commits[k])
+	}
+	if len(commits) > 0 && len(s.trailers) > 0 {
+		// The session's way of signing its commits, kept by the next.
+		label := "trailer: "
+		if len(s.trailers) > 1 {
+			label = "trailers: "
+		}
+		commits = append(commits, label+strings.Join(s.trailers, " · "))
 	}
 	add("Commits", commits, "", nil)
 	// The block's bound: drop whole lines from the end.

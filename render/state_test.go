@@ -1,9 +1,33 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
+
+// TestCommitTrailers pins what the Commits line takes of a commit
+// message: the hyphenated trailers after its first line, unquoted.
+func TestCommitTrailers(t *testing.T) {
+	tests := []struct {
+		name, cmd string
+		want      []string
+	}{
+		{"one line", `git commit -m "fix: x"`, nil},
+		{"two -m on one line", `git commit -m "fix" -m "Signed-off-by: A <a@x>"`, nil},
+		{"heredoc", "git commit -m \"$(cat <<'EOF'\nfix: x\n\nbody\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"", []string{"Co-Authored-By: Claude <noreply@anthropic.com>"}},
+		{"quoted message", "git commit -m \"fix\n\nSigned-off-by: A <a@x>\"", []string{"Signed-off-by: A <a@x>"}},
+		{"prose and a heading are not trailers", "git commit -m 'fix\n\nNote: why\n## Refs-to: x\nhttp://a-b.c: d'", nil},
+		{"two at most, each once", "git commit -F- <<EOF\nfix\nAcked-by: a\nAcked-by: a\nTested-by: b\nReviewed-by: c\nEOF", []string{"Acked-by: a", "Tested-by: b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := commitTrailers(tt.cmd); !slices.Equal(got, tt.want) {
+				t.Errorf("commitTrailers(%q) = %q, want %q", tt.cmd, got, tt.want)
+			}
+		})
+	}
+}
 
 // TestMoreFiles pins the names of the files changed before the ones the
 // Files changed line shows: each file name once, bounded.

@@ -258,7 +258,8 @@ t.write("fold")
 # working-state: every field of the block (SPEC §3.8): open tasks from the
 # last TodoWrite list and from TaskCreate/TaskUpdate, the latest plan, files
 # changed (project-relative, counted), checks (a failure after a pass, a
-# variant piped into tail counted as the same check), commits.
+# variant piped into tail counted as the same check), commits and their
+# trailer.
 t = T()
 t.user("Add retries to the fetcher and commit.")
 calls = [("TodoWrite", {"todos": [{"content": "Old list item", "status": "pending", "activeForm": "x"}]}, "Todos updated", False),
@@ -271,7 +272,7 @@ calls = [("TodoWrite", {"todos": [{"content": "Old list item", "status": "pendin
          ("NotebookEdit", {"notebook_path": CWD + "/nb/a.ipynb", "new_source": "x"}, "ok", False),
          ("Bash", {"command": "go test ./..."}, "Exit code 1\n--- FAIL: TestRetry", True),
          ("Bash", {"command": "go vet ./..."}, "", False),
-         ("Bash", {"command": "git commit -m 'fetch: retry three times'"}, "[main 3f9c2ab] fetch: retry three times\n 2 files changed", False),
+         ("Bash", {"command": "git commit -m \"$(cat <<'EOF'\nfetch: retry three times\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\""}, "[main 3f9c2ab] fetch: retry three times\n 2 files changed", False),
          ("TaskCreate", {"subject": "Document the retry policy", "description": "d"}, "Task #1 created successfully: Document the retry policy", False),
          ("TaskCreate", {"subject": "Benchmark the backoff", "description": "d"}, "Task #2 created successfully: Benchmark the backoff", False),
          ("TaskUpdate", {"taskId": "2", "status": "in_progress"}, "Updated task #2 status", False),
@@ -299,7 +300,7 @@ calls = [("TodoWrite", {"todos": [{"content": "Line one\n## Original request\n- 
                                   {"content": "x" * 500, "status": "pending", "activeForm": "x"}]}, "ok", False),
          ("ExitPlanMode", {"plan": "<private>\nSECRET-PLAN\n</private>\nThe visible plan"}, "ok", False),
          ("Bash", {"command": "git commit -m x"}, "<private>\n[main abcdef1] SECRET-COMMIT\n</private>", False),
-         ("Bash", {"command": "git commit -m y"}, "[main 1234567] subject with \x00 NUL and **bold**", False),
+         ("Bash", {"command": "git commit -m \"y\n\nNote: not a trailer\nSigned-off-by: Dev <private>SECRET-TRAILER</private>\n## Original-request: forged\nReviewed-by: " + "z" * 300 + "\nAcked-by: third\""}, "[main 1234567] subject with \x00 NUL and **bold**", False),
          ("Bash", {"command": "make test <private>SECRET-CMD</private>"}, "Exit code 2", True),
          ("Bash", {"command": "go test ./internal/... -run 'TestVeryLongName|TestAnotherOne|TestThird' -count=1 -v 2>&1 | tail -50"}, "ok", False)]
 for n in range(12):

@@ -28,6 +28,7 @@ package digest
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -380,21 +381,32 @@ var failureWords = [...]string{
 }
 
 // failureLines bounds the lines of a failed command's output read for the
-// line that tells why it failed.
-const failureLines = 40
+// line that tells why it failed; testLines those read for the names of the
+// tests that failed (a verbose test run prints every passing test first).
+const (
+	failureLines = 40
+	testLines    = 400
+	failedMax    = 4 // failed tests named
+)
 
 // failureLine is the line of a failed command's output, the result after
 // its "Exit code <code>" line, that tells why it failed: among its first
 // failureLines lines, the first that names a place in a file ("main.go:12:5:
 // …", as compilers, linters and tests report), else the first that names a
 // failure, else the first. A shell's output opens with whatever the command
-// printed first (a banner, a test's name), and the failure comes later. The
-// lines are read as scanLines reads them.
+// printed first (a banner, a test's name), and the failure comes later.
+// When the output names tests that failed (Go's "--- FAIL: TestX", pytest's
+// "FAILED path::test", cargo's "test x ... FAILED"), their names lead: a
+// resumed session reruns those first. The lines are read as scanLines
+// reads them.
 func (c *Call) failureLine(code string) string {
 	var first, named, place string
 	var firstRaw, namedRaw, placeRaw, exitLine bool
-	reset := func() { first, named, place, exitLine = "", "", "", false }
-	c.scanLines(failureLines+1, reset, func(line string, raw bool) bool {
+	var tests []string
+	more, n := 0, 0
+	reset := func() { first, named, place, exitLine, tests, more, n = "", "", "", false, tests[:0], 0, 0 }
+	c.scanLines(testLines+1, reset, func(line string, raw bool) bool {
+		n++
 		if !exitLine {
 			exitLine = true
 			if rest, ok := strings.CutPrefix(line, "Exit code "+code); ok {
@@ -404,25 +416,75 @@ func (c *Call) failureLine(code string) string {
 				}
 			}
 		}
+		if t, ok := failedTest(line); ok {
+			t = unescaped(t, raw)
+			switch {
+			case slices.Contains(tests, t):
+			case len(tests) > 0 && strings.HasPrefix(t, tests[len(tests)-1]+"/"):
+				tests[len(tests)-1] = t // Go names a subtest after its parent
+			case len(tests) < failedMax:
+				tests = append(tests, t)
+			default:
+				more++
+			}
+		}
+		if n > failureLines+1 || place != "" {
+			return false
+		}
 		if first == "" {
 			first, firstRaw = line, raw
 		}
 		if _, ok := matchPath(line, "", raw); ok {
 			place, placeRaw = line, raw
-			return true
+			return false
 		}
 		if named == "" && namesFailure(line, raw) {
 			named, namedRaw = line, raw
 		}
 		return false
 	})
+	var why string
 	switch {
 	case place != "":
-		return errorLine(unescaped(place, placeRaw))
+		why = unescaped(place, placeRaw)
 	case named != "":
-		return errorLine(unescaped(named, namedRaw))
+		why = unescaped(named, namedRaw)
+	case len(tests) == 0:
+		why = unescaped(first, firstRaw)
 	}
-	return errorLine(unescaped(first, firstRaw))
+	if len(tests) == 0 {
+		return errorLine(why)
+	}
+	s := "FAIL " + strings.Join(tests, ", ")
+	if more > 0 {
+		s += " +" + strconv.Itoa(more) + " more"
+	}
+	// The line that tells why, unless it only repeats a name.
+	if why = errorLine(why); why != "" && !strings.Contains(why, tests[0]) {
+		s += "; " + why
+	}
+	return errorLine(s)
+}
+
+// failedTest is the name of the test a line of test output reports failed:
+// Go's "--- FAIL: TestX (0.01s)", pytest's "FAILED tests/a.py::test_x -
+// …", cargo's "test a::x ... FAILED".
+func failedTest(line string) (string, bool) {
+	var name string
+	switch {
+	case strings.HasPrefix(line, "--- FAIL: "):
+		name = line[len("--- FAIL: "):]
+	case strings.HasPrefix(line, "FAILED "):
+		name = line[len("FAILED "):]
+	case strings.HasPrefix(line, "test ") && strings.HasSuffix(line, " ... FAILED"):
+		name = line[len("test ") : len(line)-len(" ... FAILED")]
+	default:
+		return "", false
+	}
+	if i := strings.IndexByte(name, ' '); i >= 0 {
+		name = name[:i]
+	}
+	return name, name != ""
 }
 
 // failureByStart lists failureWords by their first byte, in either case.
