@@ -78,7 +78,7 @@ func changedNames(before, after []string, room int) string {
 		edits[i] = splitEdit(old, forNames(after[i]))
 	}
 	// A line between that the other side holds too only moved: context.
-	l := nameList{room: room}
+	l := nameList{room: room, library: new([]string)}
 	moved := make([][]string, len(edits))
 	for i, e := range edits {
 		moved[i] = l.readLines(e.added, e.removed)
@@ -93,10 +93,38 @@ func changedNames(before, after []string, room int) string {
 		}
 		l.read(e.tail)
 	}
+	l.flushLibrary()
 	if l.used == 0 {
 		return ""
 	}
 	return label + l.String()
+}
+
+// libraryQualifiers are the standard libraries' namespaces that qualify
+// names in every program of their language (Go's fmt.Errorf, Python's
+// os.path.join, JavaScript's console.log): such a name says little of what
+// an edit was about, so it comes after the program's own names.
+var libraryQualifiers = map[string]bool{
+	// Go
+	"fmt": true, "os": true, "strings": true, "errors": true, "context": true, "time": true,
+	"filepath": true, "io": true, "bytes": true, "strconv": true, "sort": true, "sync": true,
+	"json": true, "http": true, "log": true, "slog": true, "slices": true, "maps": true,
+	"reflect": true, "regexp": true, "math": true, "bufio": true, "exec": true, "atomic": true,
+	"utf8": true, "unicode": true, "url": true,
+	// Python
+	"sys": true, "re": true, "logging": true, "typing": true, "subprocess": true, "pathlib": true,
+	"datetime": true, "collections": true, "itertools": true, "functools": true, "asyncio": true,
+	// JavaScript and TypeScript
+	"console": true, "Math": true, "JSON": true, "Object": true, "Array": true, "Promise": true,
+	"process": true, "window": true, "document": true, "Number": true, "String": true, "Date": true,
+	// Elixir
+	"Enum": true, "Map": true, "Logger": true, "Kernel": true,
+}
+
+// library reports whether n is qualified by one of libraryQualifiers.
+func library(n string) bool {
+	q, _, ok := strings.Cut(n, ".")
+	return ok && libraryQualifiers[q]
 }
 
 // splitEdit splits the replacement of old by new into the whole lines
@@ -133,6 +161,21 @@ type nameList struct {
 	room  int
 	full  bool
 	seen  []string // names listed, and the last part of qualified ones
+	// library holds the names of libraryQualifiers met, listed last
+	// (flushLibrary) when the list wants them; nil when it does not.
+	library *[]string
+}
+
+// flushLibrary lists the library names met, in order, while they fit.
+func (l *nameList) flushLibrary() {
+	if l.library == nil {
+		return
+	}
+	names := *l.library
+	l.library = nil
+	for _, n := range names {
+		l.add(n)
+	}
 }
 
 // String is the list as written.
@@ -190,6 +233,12 @@ func (l *nameList) read(text string) {
 // ("fetch.Do") takes the place of its bare form ("Do") listed before it.
 func (l *nameList) add(n string) {
 	if l.full || slices.Contains(l.seen, n) {
+		return
+	}
+	if l.library != nil && library(n) {
+		if !slices.Contains(*l.library, n) {
+			*l.library = append(*l.library, n)
+		}
 		return
 	}
 	bare := ""
