@@ -252,6 +252,9 @@ func TestPrivate(t *testing.T) {
 		failed(call("Bash", `{"command":"make"}`), "Exit code 2\n<private>\nerror: "+secret+"\n</private>\nerror: done"),
 		failed(call("Bash", `{"command":"make"}`), "Exit code 2\nok <private>\nerror: "+secret),
 		failed(call("Bash", `{"command":"make"}`), "Exit code 2\n<private>"+strings.Repeat("x", 3000)+"\nerror: "+secret+"</private>"),
+		// Failed tests' names inside a private block.
+		failed(call("Bash", `{"command":"go test"}`), "Exit code 1\n--- FAIL: TestA\n<private>\n--- FAIL: "+secret+"\n</private>\n--- FAIL: TestB"),
+		failed(call("Bash", `{"command":"go test"}`), "Exit code 1\n"+strings.Repeat("ok\n", 100)+"<private>--- FAIL: "+secret),
 	}
 	calls = append(calls,
 		done(call("Edit", `{"file_path":"/a.go","old_string":"oldName","new_string":"newName <private>`+secret+`_x</private> keptName"}`), "ok"),
