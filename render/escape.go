@@ -68,6 +68,20 @@ var structuralFirst = func() (t [256]bool) {
 	return t
 }()
 
+// structuralBy lists the structural openings by their first byte in either
+// case: a line is compared only with those it can match (most message
+// lines start with a byte few or none of them do).
+var structuralBy = func() (t [256][]string) {
+	for _, f := range structural {
+		c := f[0]
+		t[c] = append(t[c], f)
+		if 'a' <= c|0x20 && c|0x20 <= 'z' {
+			t[c^0x20] = append(t[c^0x20], f)
+		}
+	}
+	return t
+}()
+
 // Escape makes a message body safe to embed in a bottle while keeping it as
 // close to verbatim as possible: only lines that would read as bottle
 // structure change. A "---" line (our turn separator) becomes "- - -", which
@@ -142,7 +156,7 @@ func structuralAt(s string) int {
 		}
 		return 0
 	}
-	for _, f := range structural {
+	for _, f := range structuralBy[s[0]] {
 		if len(s) >= len(f) && strings.EqualFold(s[:len(f)], f) {
 			return 1
 		}

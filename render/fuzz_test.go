@@ -7,12 +7,20 @@ import (
 )
 
 // FuzzEscape: an escaped body never holds a line that reads as bottle
-// structure, and escaping changes nothing else.
+// structure, and escaping changes nothing else; structuralAt finds the
+// openings it compares by first byte as comparing with them all does.
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"**User** (10:41)", "---", "a\r---\r\n- [#1] x", "  ## Original request", "↳ x", "mode: full", "plain"} {
+	for _, s := range []string{"**User** (10:41)", "---", "a\r---\r\n- [#1] x", "  ## Original request", "↳ x", "mode: full", "plain",
+		"CURRENT TASK", "- open TASKS: x", "last ACTIVE: now", "- ↳ y", "Mode:x\nPROJECT: p"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		for _, l := range splitKeep(s) {
+			l = strings.TrimLeft(l, " \t")
+			if got, want := structuralAt(l), structuralAtAll(l); got != want {
+				t.Fatalf("structuralAt(%q) = %d, comparing with every opening %d", l, got, want)
+			}
+		}
 		got := Escape(s)
 		for _, l := range splitLines(got) {
 			trimmed := strings.TrimLeft(l, " \t")
@@ -31,6 +39,23 @@ func FuzzEscape(f *testing.F) {
 			}
 		}
 	})
+}
+
+// structuralAtAll is structuralAt comparing the line with every
+// structural opening.
+func structuralAtAll(s string) int {
+	if s == "" {
+		return 0
+	}
+	if k := structuralAt(s); k == 2 {
+		return k
+	}
+	for _, f := range structural {
+		if len(s) >= len(f) && strings.EqualFold(s[:len(f)], f) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // splitLines splits at "\n" and at a lone "\r", as Escape does.
