@@ -282,6 +282,7 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	p.capture, p.session = o.Capture, o.Session
 	if o.Observe != nil && o.CaptureTools != nil {
 		p.captureTool, p.observe = o.CaptureTools, o.Observe
+		p.obsText = p.observedText
 	}
 	// Digests are pure and safe for concurrent use, so the scanning
 	// workers may work them out; a captured call's result is decoded in
@@ -781,6 +782,12 @@ type parser struct {
 	captureTool func(name string) bool
 	// observe takes the calls captureTool accepts.
 	observe func(i int, d *ToolDetail, result func() string)
+	// obsDetail, obsResult and obsText are what observe is handed, the
+	// parser's own for every call (Observe keeps nothing of them):
+	// nothing is allocated per call.
+	obsDetail ToolDetail
+	obsResult *toolResult
+	obsText   func() string
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
 	speculate bool
@@ -1062,13 +1069,10 @@ func (p *parser) result(r *toolResult) {
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
 	}
 	if pc.observed {
-		d := ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}
-		p.observe(i, &d, func() string {
-			if !r.decoded {
-				r.text, r.decoded = resultText(r.raw), true
-			}
-			return r.text
-		})
+		p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}
+		p.obsResult = r
+		p.observe(i, &p.obsDetail, p.obsText)
+		p.obsDetail, p.obsResult = ToolDetail{}, nil
 	}
 	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
@@ -1095,6 +1099,19 @@ func (p *parser) result(r *toolResult) {
 	}
 }
 
+// observedText is the result of the call being observed, decoded once;
+// "" for a call without one.
+func (p *parser) observedText() string {
+	r := p.obsResult
+	if r == nil {
+		return ""
+	}
+	if !r.decoded {
+		r.text, r.decoded = resultText(r.raw), true
+	}
+	return r.text
+}
+
 func (p *parser) finish() {
 	for i := range p.t.Tools {
 		tc := &p.t.Tools[i]
@@ -1106,7 +1123,9 @@ func (p *parser) finish() {
 			tc.setForms(digestText(tc.Name, pc.input, "", false, false, p.t.Cwd))
 		}
 		if pc.observed {
-			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })
+			p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}
+			p.observe(i, &p.obsDetail, p.obsText)
+			p.obsDetail = ToolDetail{}
 		}
 	}
 	p.pending = nil
