@@ -792,6 +792,7 @@ type parser struct {
 	// the same chunk.
 	speculate bool
 	cwd       atomic.Pointer[string] // t.Cwd once known, for the workers
+	call      digest.Call            // the digests' scratch call
 }
 
 // pendingCall keeps a tool_use's input until its result arrives.
@@ -1086,7 +1087,7 @@ func (p *parser) result(r *toolResult) {
 		// The digest reads the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.setForms(digestRaw(tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd))
+		tc.setForms(digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd))
 		return
 	}
 	if !r.decoded {
@@ -1095,7 +1096,7 @@ func (p *parser) result(r *toolResult) {
 	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
 	if p.digests {
-		tc.setForms(digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
+		tc.setForms(digestText(&p.call, tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
 	}
 }
 
@@ -1120,7 +1121,7 @@ func (p *parser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(tc.Name, pc.input, "", false, false, p.t.Cwd))
+			tc.setForms(digestText(&p.call, tc.Name, pc.input, "", false, false, p.t.Cwd))
 		}
 		if pc.observed {
 			p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}
