@@ -178,6 +178,26 @@ type ToolDetail struct {
 	HasResult bool
 	Result    string
 	IsError   bool
+	// res is the result of a call handed to Observe, read by ResultStart.
+	res *toolResult
+}
+
+// ResultStart is the start of the call's result text: at least n bytes of
+// it, or all of it. For a call handed to Observe (and only during that
+// call) it decodes no more of the result than that when the result is
+// one string, most are: Observe's result decodes it whole.
+func (d *ToolDetail) ResultStart(n int) string {
+	r := d.res
+	if r == nil {
+		return d.Result
+	}
+	if !r.decoded {
+		if body, ok := r.body(); ok {
+			return jsonscan.DecodePrefix(body, n)
+		}
+		r.text, r.decoded = resultText(r.raw), true
+	}
+	return r.text
 }
 
 // ReadOptions says what a read keeps beyond the main thread's events. The
@@ -1070,7 +1090,7 @@ func (p *parser) result(r *toolResult) {
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
 	}
 	if pc.observed {
-		p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}
+		p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError, res: r}
 		p.obsResult = r
 		p.observe(i, &p.obsDetail, p.obsText)
 		p.obsDetail, p.obsResult = ToolDetail{}, nil
