@@ -293,9 +293,16 @@ func (l *nameList) add(n string) {
 // lower-case letter followed by an upper-case one (retryCount, max_tries,
 // fetch.Do).
 
-func nameByte(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
-}
+func nameByte(b byte) bool { return nameBytes[b] }
+
+// nameBytes marks the bytes of names: one load where nameByte is asked
+// of every byte of the texts read for names.
+var nameBytes = func() (t [256]bool) {
+	for b := range 256 {
+		t[b] = 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
+	}
+	return t
+}()
 
 // codeLike reports whether a name holds an inner '_' or '.' or a
 // lower-to-upper case change.
