@@ -185,6 +185,14 @@ func Verbatim(s string) string { return Escape(clean(s)) }
 // oneLine flattens s to a single line of at most max runes, for list items
 // and headers. It cleans s first.
 func oneLine(s string, max int) string {
+	if oneLineAlready(s, max) {
+		return s
+	}
+	return oneLineClean(s, max)
+}
+
+// oneLineClean is oneLine step by step: cleaned, flattened, bounded.
+func oneLineClean(s string, max int) string {
 	s = clean(s)
 	if !flat(s) {
 		s = strings.Join(strings.Fields(s), " ")
@@ -200,6 +208,40 @@ func oneLine(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// oneLineAlready reports, in one pass, that oneLine(s, max) is s: no '<'
+// (nothing to strip), no NUL, valid UTF-8, flat, at most max runes. Most
+// lines are (a digest's above all), and the steps of oneLine each read s.
+func oneLineAlready(s string, max int) bool {
+	prevSpace, runes := true, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '<' || c == 0:
+				return false
+			case asciiSpace[c]:
+				if c != ' ' || prevSpace {
+					return false
+				}
+				prevSpace = true
+			default:
+				prevSpace = false
+			}
+			i++
+			runes++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || unicode.IsSpace(r) {
+			return false
+		}
+		prevSpace = false
+		i += n
+		runes++
+	}
+	return (s == "" || !prevSpace) && runes <= max
 }
 
 // flat reports whether s is already what strings.Join(strings.Fields(s),

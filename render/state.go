@@ -385,6 +385,9 @@ func isCheck(cmd string) bool {
 
 func checkKey(cmd string) string {
 	for _, cut := range []string{" | tail", " | head", " | grep", " |tail", " |head"} {
+		if strings.IndexByte(cmd, '|') < 0 {
+			break // most commands have no pipe
+		}
 		if i := strings.Index(cmd, cut); i > 0 {
 			cmd = cmd[:i]
 		}
