@@ -128,13 +128,33 @@ type Summary struct {
 func fromTranscript(t *transcript.Transcript) *Bottle {
 	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull,
 		ConvTokens: EstimateTokens(t.TextBytes + t.ToolBytes), TextTokens: EstimateTokens(t.TextBytes)}
+	// The turns' items share one array, of room for as many items as the
+	// events can make, each turn's slice capped at its end: growing them
+	// turn by turn, doubling, allocated about twice the items' bytes.
+	n := 0
+	for _, e := range t.Events {
+		switch e.Kind {
+		case transcript.EvPrompt, transcript.EvIDE:
+			n += len(e.IDE)
+		case transcript.EvCommand, transcript.EvBash, transcript.EvInterrupt, transcript.EvTaskNote, transcript.EvCompaction, transcript.EvTool:
+			n++
+		}
+	}
+	items, first := make([]Item, 0, n), 0
+	if t.Prompts > 0 {
+		b.Turns = make([]Turn, 0, t.Prompts)
+	}
 	cur := &b.Preamble
-	add := func(it Item) { cur.Happened = append(cur.Happened, it) }
+	add := func(it Item) {
+		items = append(items, it)
+		cur.Happened = items[first:len(items):len(items)]
+	}
 	for _, e := range t.Events {
 		switch e.Kind {
 		case transcript.EvPrompt:
 			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, Images: e.Images})
 			cur = &b.Turns[len(b.Turns)-1]
+			first = len(items)
 			for _, c := range e.IDE {
 				add(ideItem(c, t.Cwd, e.Time))
 			}

@@ -68,6 +68,20 @@ var structuralFirst = func() (t [256]bool) {
 	return t
 }()
 
+// structuralBy lists the structural openings by their first byte in either
+// case: a line is compared only with those it can match (most message
+// lines start with a byte few or none of them do).
+var structuralBy = func() (t [256][]string) {
+	for _, f := range structural {
+		c := f[0]
+		t[c] = append(t[c], f)
+		if 'a' <= c|0x20 && c|0x20 <= 'z' {
+			t[c^0x20] = append(t[c^0x20], f)
+		}
+	}
+	return t
+}()
+
 // Escape makes a message body safe to embed in a bottle while keeping it as
 // close to verbatim as possible: only lines that would read as bottle
 // structure change. A "---" line (our turn separator) becomes "- - -", which
@@ -142,7 +156,7 @@ func structuralAt(s string) int {
 		}
 		return 0
 	}
-	for _, f := range structural {
+	for _, f := range structuralBy[s[0]] {
 		if len(s) >= len(f) && strings.EqualFold(s[:len(f)], f) {
 			return 1
 		}
@@ -171,6 +185,14 @@ func Verbatim(s string) string { return Escape(clean(s)) }
 // oneLine flattens s to a single line of at most max runes, for list items
 // and headers. It cleans s first.
 func oneLine(s string, max int) string {
+	if oneLineAlready(s, max) {
+		return s
+	}
+	return oneLineClean(s, max)
+}
+
+// oneLineClean is oneLine step by step: cleaned, flattened, bounded.
+func oneLineClean(s string, max int) string {
 	s = clean(s)
 	if !flat(s) {
 		s = strings.Join(strings.Fields(s), " ")
@@ -186,6 +208,40 @@ func oneLine(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// oneLineAlready reports, in one pass, that oneLine(s, max) is s: no '<'
+// (nothing to strip), no NUL, valid UTF-8, flat, at most max runes. Most
+// lines are (a digest's above all), and the steps of oneLine each read s.
+func oneLineAlready(s string, max int) bool {
+	prevSpace, runes := true, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '<' || c == 0:
+				return false
+			case asciiSpace[c]:
+				if c != ' ' || prevSpace {
+					return false
+				}
+				prevSpace = true
+			default:
+				prevSpace = false
+			}
+			i++
+			runes++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || unicode.IsSpace(r) {
+			return false
+		}
+		prevSpace = false
+		i += n
+		runes++
+	}
+	return (s == "" || !prevSpace) && runes <= max
 }
 
 // flat reports whether s is already what strings.Join(strings.Fields(s),

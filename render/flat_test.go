@@ -16,9 +16,20 @@ func TestFlat(t *testing.T) {
 	}
 }
 
+// FuzzFlat: flat agrees with strings.Fields, and oneLine's one-pass check
+// with its steps.
 func FuzzFlat(f *testing.F) {
 	f.Add("a b")
+	f.Add("Edit: a.go — names: x_y")
+	f.Add("a\u00a0b <private>")
 	f.Fuzz(func(t *testing.T, s string) {
+		// oneLine's one-pass check says s is its own line only when the
+		// steps would leave it as it is.
+		for _, max := range []int{0, 1, 5, 80, 160} {
+			if oneLineAlready(s, max) && oneLineClean(s, max) != s {
+				t.Fatalf("oneLineAlready(%q, %d), but the steps make %q", s, max, oneLineClean(s, max))
+			}
+		}
 		if !utf8.ValidString(s) {
 			return
 		}

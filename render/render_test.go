@@ -117,7 +117,7 @@ func TestClassification(t *testing.T) {
 				"\n- Commits: 3f9c2ab fetch: retry three times [#t11] · trailer: Co-Authored-By: Claude <noreply@anthropic.com>\n\n## Original request\n"},
 		},
 		{fixture: "working-state-hostile", turns: 1,
-			contains:  []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: go test ./internal/... -run 'TestVeryLongName|TestAnotherOn… — exit 0 [#t6] · make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL",
+			contains: []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: go test ./internal/... -run 'TestVeryLongName|TestAnotherOn… — exit 0 [#t6] · make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL",
 				"· trailers: Signed-off-by: Dev · Reviewed-by: zzz"},
 			forbidden: []string{"SECRET", "<private", "abcdef1", "pkg05/", "Note: not a trailer ·", "Acked-by"}},
 	}

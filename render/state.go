@@ -112,24 +112,28 @@ type stateBuilder struct {
 	files        map[string]*stateFile // by path as the call gave it
 	checks       map[string]*stateCheck
 	commits      []string
-	trailers     []string // the last commit's trailers
+	trailers     []string        // the last commit's trailers
+	in           stateInput      // the input of the call observed, reused
+	isCheck      map[string]bool // isCheck of the commands seen that start as a check does
 }
 
 // observe takes one call (transcript.ReadOptions.Observe).
 func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() string) {
 	s.seq++
-	id := "#t" + strconv.Itoa(i+1)
+	// Built only for the calls a line names (most commands are not).
+	id := func() string { return "#t" + strconv.Itoa(i+1) }
 	if d.Name == "TodoWrite" {
 		// Only the last list counts: it is read at the end.
-		s.todo, s.todoID = append(s.todo[:0], d.Input...), id
+		s.todo, s.todoID = append(s.todo[:0], d.Input...), id()
 		return
 	}
 	// A struct of the fields read: the rest of the input (an Edit's
 	// strings are most of a transcript's) is skipped unread. A field of
 	// the wrong type is left empty. Values are stripped whole, before a
 	// line is taken of them: a private block may open on an earlier line.
-	var in stateInput
-	digest.DecodeValidInput(d.Input, &in)
+	in := &s.in
+	*in = stateInput{}
+	digest.DecodeValidInput(d.Input, in)
 	str := privacy.Strip
 	switch d.Name {
 	case "TaskCreate":
@@ -143,14 +147,14 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		if _, ok := s.tasks[n]; !ok {
 			s.taskOrder = append(s.taskOrder, n)
 		}
-		s.tasks[n] = &stateTask{subject: str(in.Subject), status: "pending", id: id}
+		s.tasks[n] = &stateTask{subject: str(in.Subject), status: "pending", id: id()}
 	case "TaskUpdate":
 		if tk := s.tasks[in.TaskID]; tk != nil && in.Status != "" {
-			tk.status, tk.id = in.Status, id
+			tk.status, tk.id = in.Status, id()
 		}
 	case "ExitPlanMode":
 		if p := firstLine(str(in.Plan)); p != "" {
-			s.plan, s.planID = oneLine(strings.TrimLeft(p, "# "), stateItemMax), id
+			s.plan, s.planID = oneLine(strings.TrimLeft(p, "# "), stateItemMax), id()
 		}
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
 		p := in.FilePath
@@ -169,7 +173,7 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 			s.files[p] = f
 		}
 		f.n++
-		f.last, f.seq = id, s.seq
+		f.last, f.seq = id(), s.seq
 	case "Bash":
 		cmd := checkKey(oneLine(firstLine(str(in.Command)), stateItemMax))
 		if !d.HasResult || cmd == "" {
@@ -177,17 +181,19 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		}
 		if strings.Contains(cmd, "git commit") {
 			if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
-				s.commits = append(s.commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id+"]")
+				s.commits = append(s.commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id()+"]")
 				s.trailers = commitTrailers(str(in.Command))
 			}
 		}
-		if !isCheck(cmd) {
+		if !s.check(cmd) {
 			return
 		}
 		outcome := "exit 0"
 		if d.IsError {
 			outcome = "failed"
-			if m := exitCode.FindStringSubmatch(str(result())); m != nil {
+			if code, ok := leadingExitCode(d.ResultStart(64)); ok {
+				outcome = "exit " + code
+			} else if m := exitCode.FindStringSubmatch(str(result())); m != nil {
 				outcome = "exit " + m[1]
 			}
 		}
@@ -202,7 +208,7 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		if c.outcome == "exit 0" {
 			c.passedAt = c.id
 		}
-		c.outcome, c.id, c.seq = outcome, id, s.seq
+		c.outcome, c.id, c.seq = outcome, id(), s.seq
 	}
 }
 
@@ -366,6 +372,45 @@ var checkStarts = []string{"go ", "npm ", "pnpm ", "yarn ", "bun ", "cargo ", "m
 	"mise run", "golangci-lint", "staticcheck", "eslint", "tsc", "vitest", "jest", "npx ", "./gradle", "gradle", "mvn",
 	"dotnet ", "mix test", "bundle exec ", "rspec", "swift "}
 
+// check is isCheck(cmd), the pattern run once per command: a session
+// runs its checks again and again.
+func (s *stateBuilder) check(cmd string) bool {
+	for _, p := range checkStarts {
+		if strings.HasPrefix(cmd, p) {
+			ok, seen := s.isCheck[cmd]
+			if !seen {
+				if s.isCheck == nil {
+					s.isCheck = map[string]bool{}
+				}
+				ok = checkCommand.MatchString(cmd)
+				s.isCheck[cmd] = ok
+			}
+			return ok
+		}
+	}
+	return false
+}
+
+// leadingExitCode is the code of an "Exit code N" line that opens the
+// text whose start is head, as exitCode finds it in the text stripped:
+// ok is false when head cannot tell (it opens otherwise, or holds a '<',
+// before which alone stripping keeps the text as it is, or ends in the
+// number).
+func leadingExitCode(head string) (code string, ok bool) {
+	rest, found := strings.CutPrefix(head, "Exit code ")
+	if !found || strings.IndexByte(head, '<') >= 0 {
+		return "", false
+	}
+	n := 0
+	for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n == len(rest) {
+		return "", false
+	}
+	return rest[:n], true
+}
+
 // isCheck reports whether cmd is one of the checks the Checks line follows.
 func isCheck(cmd string) bool {
 	for _, p := range checkStarts {
@@ -378,6 +423,9 @@ func isCheck(cmd string) bool {
 
 func checkKey(cmd string) string {
 	for _, cut := range []string{" | tail", " | head", " | grep", " |tail", " |head"} {
+		if strings.IndexByte(cmd, '|') < 0 {
+			break // most commands have no pipe
+		}
 		if i := strings.Index(cmd, cut); i > 0 {
 			cmd = cmd[:i]
 		}

@@ -127,11 +127,17 @@ type Forms struct {
 // Describe returns the forms of one call. Describers take the salient
 // part from the input alone (the result only shapes the outcome and
 // d.seen), so the pending form can reuse it.
-func Describe(c Call, cwd string) Forms {
+func Describe(c Call, cwd string) Forms { return DescribeCall(&c, cwd) }
+
+// DescribeCall is Describe of a call the caller keeps, so that one Call
+// may serve call after call (a Call handed to Describe is moved to the
+// heap, one allocation per call): nothing of c is kept past the return,
+// and c is to be set whole, its unexported fields zero, before each use.
+func DescribeCall(c *Call, cwd string) Forms {
 	tool := toolName(c.Name)
-	d := describe(&c, cwd, true)
-	line := lineOf(&c, tool, d)
-	return Forms{Line: line, Pending: bound(join(tool, " — ", d.salient, ""), MaxRunes), Detail: detailOf(&c, line, d)}
+	d := describe(c, cwd, true)
+	line := lineOf(c, tool, d)
+	return Forms{Line: line, Pending: bound(join(tool, " — ", d.salient, ""), MaxRunes), Detail: detailOf(c, line, d)}
 }
 
 // detailOf is the detail of a call whose line is line: what d.detail

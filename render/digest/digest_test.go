@@ -373,3 +373,13 @@ func BenchmarkLine(b *testing.B) {
 		})
 	}
 }
+
+// TestNameBytes: the table marks the letters, digits and '_', no other byte.
+func TestNameBytes(t *testing.T) {
+	for b := range 256 {
+		want := 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
+		if nameByte(byte(b)) != want {
+			t.Errorf("nameByte(%q) = %v, want %v", rune(b), !want, want)
+		}
+	}
+}

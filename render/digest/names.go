@@ -69,7 +69,14 @@ func changedNames(before, after []string, room int) string {
 		return ""
 	}
 	type edit struct{ head, added, removed, tail string }
-	edits := make([]edit, len(after))
+	// Most calls are one edit: its parts and lists live on the stack.
+	var editsBuf [1]edit
+	var movedBuf [1][]string
+	edits, moved := editsBuf[:], movedBuf[:]
+	if len(after) > 1 {
+		edits, moved = make([]edit, len(after)), make([][]string, len(after))
+	}
+	edits = edits[:len(after)]
 	for i := range after {
 		old := ""
 		if i < len(before) {
@@ -78,8 +85,7 @@ func changedNames(before, after []string, room int) string {
 		edits[i] = splitEdit(old, forNames(after[i]))
 	}
 	// A line between that the other side holds too only moved: context.
-	l := nameList{room: room, library: new([]string)}
-	moved := make([][]string, len(edits))
+	l := nameList{room: room, deferLibrary: true}
 	for i, e := range edits {
 		moved[i] = l.readLines(e.added, e.removed)
 	}
@@ -97,7 +103,7 @@ func changedNames(before, after []string, room int) string {
 	if l.used == 0 {
 		return ""
 	}
-	return label + l.String()
+	return l.labeled(label)
 }
 
 // libraryQualifiers are the standard libraries' namespaces that qualify
@@ -156,30 +162,88 @@ func splitEdit(old, new string) (e struct{ head, added, removed, tail string }) 
 
 // nameList is a list of names within room runes, ", " between them.
 type nameList struct {
-	names []string
+	names strs
 	used  int
 	room  int
 	full  bool
-	seen  []string // names listed, and the last part of qualified ones
-	// library holds the names of libraryQualifiers met, listed last
-	// (flushLibrary) when the list wants them; nil when it does not.
-	library *[]string
+	seen  strs // names listed, and the last part of qualified ones
+	// deferLibrary puts the names of libraryQualifiers met in library,
+	// listed last (flushLibrary).
+	deferLibrary bool
+	library      strs
 }
 
 // flushLibrary lists the library names met, in order, while they fit.
 func (l *nameList) flushLibrary() {
-	if l.library == nil {
+	if !l.deferLibrary {
 		return
 	}
-	names := *l.library
-	l.library = nil
-	for _, n := range names {
-		l.add(n)
+	l.deferLibrary = false
+	for i := range l.library.len() {
+		l.add(*l.library.at(i))
 	}
 }
 
-// String is the list as written.
-func (l *nameList) String() string { return strings.Join(l.names, ", ") }
+// strs is a list of strings held in place up to its array's length (a
+// list fills a line: a few names), so that a nameList on the stack
+// allocates nothing of its own.
+type strs struct {
+	a    [24]string
+	n    int
+	more []string // past a
+}
+
+func (s *strs) len() int { return s.n + len(s.more) }
+
+func (s *strs) at(i int) *string {
+	if i < len(s.a) {
+		return &s.a[i]
+	}
+	return &s.more[i-len(s.a)]
+}
+
+func (s *strs) add(x string) {
+	if s.n < len(s.a) {
+		s.a[s.n] = x
+		s.n++
+		return
+	}
+	s.more = append(s.more, x)
+}
+
+// index is the index of x in s, or -1.
+func (s *strs) index(x string) int {
+	for i := range s.n {
+		if s.a[i] == x {
+			return i
+		}
+	}
+	if k := slices.Index(s.more, x); k >= 0 {
+		return len(s.a) + k
+	}
+	return -1
+}
+
+// labeled is label followed by the list as written, ", " between names.
+func (l *nameList) labeled(label string) string {
+	n := len(label)
+	for i := range l.names.len() {
+		if i > 0 {
+			n += len(", ")
+		}
+		n += len(*l.names.at(i))
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(label)
+	for i := range l.names.len() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(*l.names.at(i))
+	}
+	return b.String()
+}
 
 // readLines reads the lines of text that other does not hold, looked up
 // only until the list is full, and returns those it holds (moved, not
@@ -232,12 +296,12 @@ func (l *nameList) read(text string) {
 // add lists n, unless the list holds it already; a qualified name
 // ("fetch.Do") takes the place of its bare form ("Do") listed before it.
 func (l *nameList) add(n string) {
-	if l.full || slices.Contains(l.seen, n) {
+	if l.full || l.seen.index(n) >= 0 {
 		return
 	}
-	if l.library != nil && library(n) {
-		if !slices.Contains(*l.library, n) {
-			*l.library = append(*l.library, n)
+	if l.deferLibrary && library(n) {
+		if l.library.index(n) < 0 {
+			l.library.add(n)
 		}
 		return
 	}
@@ -245,13 +309,13 @@ func (l *nameList) add(n string) {
 	if i := strings.LastIndexByte(n, '.'); i >= 0 {
 		bare = n[i+1:]
 	}
-	if k := slices.Index(l.names, bare); bare != "" && k >= 0 {
+	if k := l.names.index(bare); bare != "" && k >= 0 {
 		if l.used+len(n)-len(bare) > l.room {
 			return // the bare form stays
 		}
-		l.names[k] = n
+		*l.names.at(k) = n
 		l.used += len(n) - len(bare)
-		l.seen = append(l.seen, n)
+		l.seen.add(n)
 		return
 	}
 	cost := len(n) // names are ASCII
@@ -264,11 +328,11 @@ func (l *nameList) add(n string) {
 		l.full = true
 		return
 	}
-	l.names = append(l.names, n)
+	l.names.add(n)
 	l.used += cost
-	l.seen = append(l.seen, n)
+	l.seen.add(n)
 	if bare != "" {
-		l.seen = append(l.seen, bare)
+		l.seen.add(bare)
 	}
 }
 
@@ -278,9 +342,16 @@ func (l *nameList) add(n string) {
 // lower-case letter followed by an upper-case one (retryCount, max_tries,
 // fetch.Do).
 
-func nameByte(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
-}
+func nameByte(b byte) bool { return nameBytes[b] }
+
+// nameBytes marks the bytes of names: one load where nameByte is asked
+// of every byte of the texts read for names.
+var nameBytes = func() (t [256]bool) {
+	for b := range 256 {
+		t[b] = 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
+	}
+	return t
+}()
 
 // codeLike reports whether a name holds an inner '_' or '.' or a
 // lower-to-upper case change.
@@ -345,7 +416,7 @@ func citedFiles(c *Call, cwd string, room int) string {
 	if l.used == 0 {
 		return ""
 	}
-	return label + l.String()
+	return l.labeled(label)
 }
 
 func pathByte(b byte) bool { return nameByte(b) || b == '.' || b == '/' || b == '-' }

@@ -12,15 +12,20 @@ import (
 // toolUseResult is not decoded (it is the largest field of most lines), so
 // digests come from the tool_use input and the tool_result content.
 // The reader hands on inputs from lines it has checked: valid JSON.
-func digestText(name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) digest.Forms {
-	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: hasResult, Result: result, IsError: isError}
-	return digest.Describe(c, cwd)
+// c is the caller's scratch Call (digest.DescribeCall), left zero.
+func digestText(c *digest.Call, name string, input json.RawMessage, result string, hasResult, isError bool, cwd string) digest.Forms {
+	*c = digest.Call{Name: name, Input: input, InputValid: true, HasResult: hasResult, Result: result, IsError: isError}
+	f := digest.DescribeCall(c, cwd)
+	*c = digest.Call{}
+	return f
 }
 
 // digestRaw is digestText for a result whose content is a JSON string,
 // handed on undecoded with what the scanner knows of it. The digest
 // decodes only what it reads (most tools read the first lines).
-func digestRaw(name string, input json.RawMessage, result jsonscan.String, isError bool, cwd string) digest.Forms {
-	c := digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: result, IsError: isError}
-	return digest.Describe(c, cwd)
+func digestRaw(c *digest.Call, name string, input json.RawMessage, result jsonscan.String, isError bool, cwd string) digest.Forms {
+	*c = digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: result, IsError: isError}
+	f := digest.DescribeCall(c, cwd)
+	*c = digest.Call{}
+	return f
 }

@@ -20,6 +20,7 @@ type speculator struct {
 	cwd     *atomic.Pointer[string]
 	tools   map[string]specTool // tool_use id -> its first tool_use in the chunk
 	scratch []byte              // a tool result's text, reused
+	call    digest.Call         // the digests' scratch call
 }
 
 type specTool struct {
@@ -86,7 +87,7 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 			cwd = jsonscan.Decode(r.cwd)
 		}
 		if isStr {
-			f := digestRaw(t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.isError, cwd)
+			f := digestRaw(&sp.call, t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.isError, cwd)
 			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, forms: f}
 			continue
 		}
@@ -97,7 +98,7 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 		if len(sp.scratch) > 0 {
 			text = unsafe.String(&sp.scratch[0], len(sp.scratch))
 		}
-		f := digestText(t.name, t.input, text, true, res.isError, cwd)
+		f := digestText(&sp.call, t.name, t.input, text, true, res.isError, cwd)
 		f.Line, f.Pending, f.Detail = sp.own(f.Line), sp.own(f.Pending), sp.own(f.Detail)
 		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch), forms: f}
 	}

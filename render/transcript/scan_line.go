@@ -94,8 +94,9 @@ const (
 
 // parseLine scans one non-blank line into r.
 func (s *lineScanner) parseLine(b []byte, torn bool, r *lineRec) {
-	blocks := r.blocks[:0]
+	blocks, results := r.blocks[:0], r.content.results[:0]
 	*r = lineRec{blocks: blocks}
+	r.content.results = results
 	r.kind = recMalformed
 	if torn {
 		r.kind = recTorn

@@ -13,6 +13,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"bottle/render/digest"
 )
 
 // line is the narrow shape of a transcript line the reader decodes. Unknown
@@ -376,7 +378,7 @@ func (p *refParser) result(r toolResult) {
 		p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}, func() string { return r.text })
 	}
 	if p.digests {
-		tc.setForms(digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
+		tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
 	}
 }
 
@@ -388,7 +390,7 @@ func (p *refParser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(tc.Name, pc.input, "", false, false, p.t.Cwd))
+			tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, "", false, false, p.t.Cwd))
 		}
 		if pc.observed {
 			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })

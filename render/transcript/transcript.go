@@ -178,6 +178,26 @@ type ToolDetail struct {
 	HasResult bool
 	Result    string
 	IsError   bool
+	// res is the result of a call handed to Observe, read by ResultStart.
+	res *toolResult
+}
+
+// ResultStart is the start of the call's result text: at least n bytes of
+// it, or all of it. For a call handed to Observe (and only during that
+// call) it decodes no more of the result than that when the result is
+// one string, most are: Observe's result decodes it whole.
+func (d *ToolDetail) ResultStart(n int) string {
+	r := d.res
+	if r == nil {
+		return d.Result
+	}
+	if !r.decoded {
+		if body, ok := r.body(); ok {
+			return jsonscan.DecodePrefix(body, n)
+		}
+		r.text, r.decoded = resultText(r.raw), true
+	}
+	return r.text
 }
 
 // ReadOptions says what a read keeps beyond the main thread's events. The
@@ -282,6 +302,7 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	p.capture, p.session = o.Capture, o.Session
 	if o.Observe != nil && o.CaptureTools != nil {
 		p.captureTool, p.observe = o.CaptureTools, o.Observe
+		p.obsText = p.observedText
 	}
 	// Digests are pure and safe for concurrent use, so the scanning
 	// workers may work them out; a captured call's result is decoded in
@@ -370,6 +391,20 @@ func (c *chunk) recycle() {
 		chunkBufs.Put(&b)
 	}
 	c.buf = nil
+}
+
+// clearRecs empties the chunk's records once applied, dropping what they
+// hold but keeping the arrays of their blocks and tool results for the
+// records of the chunk's next lines: a fresh slice per line was ~6 MB of
+// a 400 MB transcript's allocations.
+func (c *chunk) clearRecs() {
+	for i := range c.recs {
+		r := &c.recs[i]
+		clear(r.blocks)
+		clear(r.content.results)
+		*r = lineRec{blocks: r.blocks[:0], content: userContent{results: r.content.results[:0]}}
+	}
+	c.recs = c.recs[:0]
 }
 
 // chunk is a run of whole lines and, once scanned, their records.
@@ -729,8 +764,7 @@ func (pl *pipeline) applyReady() {
 					}
 				}
 			}
-			clear(c.recs)
-			c.recs = c.recs[:0]
+			c.clearRecs()
 			pl.src.release(c)
 			pl.free <- c
 		}
@@ -781,10 +815,17 @@ type parser struct {
 	captureTool func(name string) bool
 	// observe takes the calls captureTool accepts.
 	observe func(i int, d *ToolDetail, result func() string)
+	// obsDetail, obsResult and obsText are what observe is handed, the
+	// parser's own for every call (Observe keeps nothing of them):
+	// nothing is allocated per call.
+	obsDetail ToolDetail
+	obsResult *toolResult
+	obsText   func() string
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
 	speculate bool
 	cwd       atomic.Pointer[string] // t.Cwd once known, for the workers
+	call      digest.Call            // the digests' scratch call
 }
 
 // pendingCall keeps a tool_use's input until its result arrives.
@@ -1062,13 +1103,10 @@ func (p *parser) result(r *toolResult) {
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
 	}
 	if pc.observed {
-		d := ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}
-		p.observe(i, &d, func() string {
-			if !r.decoded {
-				r.text, r.decoded = resultText(r.raw), true
-			}
-			return r.text
-		})
+		p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError, res: r}
+		p.obsResult = r
+		p.observe(i, &p.obsDetail, p.obsText)
+		p.obsDetail, p.obsResult = ToolDetail{}, nil
 	}
 	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
@@ -1082,7 +1120,7 @@ func (p *parser) result(r *toolResult) {
 		// The digest reads the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.setForms(digestRaw(tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd))
+		tc.setForms(digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd))
 		return
 	}
 	if !r.decoded {
@@ -1091,8 +1129,21 @@ func (p *parser) result(r *toolResult) {
 	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
 	if p.digests {
-		tc.setForms(digestText(tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
+		tc.setForms(digestText(&p.call, tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
 	}
+}
+
+// observedText is the result of the call being observed, decoded once;
+// "" for a call without one.
+func (p *parser) observedText() string {
+	r := p.obsResult
+	if r == nil {
+		return ""
+	}
+	if !r.decoded {
+		r.text, r.decoded = resultText(r.raw), true
+	}
+	return r.text
 }
 
 func (p *parser) finish() {
@@ -1103,10 +1154,12 @@ func (p *parser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(tc.Name, pc.input, "", false, false, p.t.Cwd))
+			tc.setForms(digestText(&p.call, tc.Name, pc.input, "", false, false, p.t.Cwd))
 		}
 		if pc.observed {
-			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })
+			p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}
+			p.observe(i, &p.obsDetail, p.obsText)
+			p.obsDetail = ToolDetail{}
 		}
 	}
 	p.pending = nil

@@ -246,3 +246,44 @@ func TestIDEContext(t *testing.T) {
 		}
 	}
 }
+
+// TestResultStart: an observed call's ResultStart(n) is the start of what
+// result returns, at least n bytes of it or all of it, whether its
+// result is one string (decoded only as far as asked) or blocks.
+func TestResultStart(t *testing.T) {
+	var files []string
+	for _, name := range []string{"basic.jsonl", "fold.jsonl", "tool-result-text.jsonl", "working-state.jsonl", "working-state-hostile.jsonl"} {
+		files = append(files, filepath.Join("..", "testdata", name))
+	}
+	seen := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ReadFrom(bytes.NewReader(data), &ReadOptions{CaptureTools: func(string) bool { return true },
+			Observe: func(i int, d *ToolDetail, result func() string) {
+				var starts []string
+				ns := []int{0, 1, 5, 64, 1 << 20}
+				for _, n := range ns {
+					starts = append(starts, d.ResultStart(n))
+				}
+				whole := result()
+				for k, n := range ns {
+					if s := starts[k]; !strings.HasPrefix(whole, s) || len(s) < min(n, len(whole)) {
+						t.Errorf("%s call %d: ResultStart(%d) = %q, result %q", path, i, n, s, whole)
+					}
+				}
+				if s := d.ResultStart(3); s != whole {
+					t.Errorf("%s call %d: ResultStart after result = %q, want the whole %q", path, i, s, whole)
+				}
+				seen++
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no call observed")
+	}
+}
