@@ -214,8 +214,31 @@ func oneLineClean(s string, max int) string {
 // (nothing to strip), no NUL, valid UTF-8, flat, at most max runes. Most
 // lines are (a digest's above all), and the steps of oneLine each read s.
 func oneLineAlready(s string, max int) bool {
+	const (
+		low7 = 0x7f7f7f7f7f7f7f7f
+		high = 0x8080808080808080
+	)
+	// eq marks the bytes of x (all ASCII) equal to those of y, exactly
+	// (no carry crosses a byte).
+	eq := func(x, y uint64) uint64 { z := x ^ y; return ^((z&low7 + low7) | z) & high }
 	prevSpace, runes := true, 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			// Eight ASCII bytes at once: none '<' or below '!' but
+			// single spaces.
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if x&high == 0 {
+				below := ^(x + 0x5f5f5f5f5f5f5f5f) & high // bytes < '!'
+				sp := eq(x, 0x2020202020202020)
+				if below == sp && eq(x, 0x3c3c3c3c3c3c3c3c) == 0 && sp&(sp<<8) == 0 && !(prevSpace && sp&0x80 != 0) {
+					prevSpace = sp>>63 != 0
+					i += 8
+					runes += 8
+					continue
+				}
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {

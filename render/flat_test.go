@@ -16,6 +16,27 @@ func TestFlat(t *testing.T) {
 	}
 }
 
+// oneLineRef is oneLineAlready step by step.
+func oneLineRef(s string, max int) bool {
+	return !strings.ContainsAny(s, "<\x00") && utf8.ValidString(s) && flat(s) && utf8.RuneCountInString(s) <= max
+}
+
+// TestOneLineAlready: the one-pass check, eight bytes at a time where they
+// are ASCII, says what its steps say, whatever the word a byte falls in.
+func TestOneLineAlready(t *testing.T) {
+	base := "abcdefgh ijklmnop qrstuvwx yz012345 6789ABCD"
+	for i := range len(base) + 1 {
+		for _, ins := range []string{"", " ", "  ", "\t", "<", "\x00", "\x7f", "\n", "é", "\u00a0", "\xff", "~", "!"} {
+			s := base[:i] + ins + base[i:]
+			for _, max := range []int{10, 44, 60} {
+				if got, want := oneLineAlready(s, max), oneLineRef(s, max); got != want {
+					t.Errorf("oneLineAlready(%q, %d) = %v, want %v", s, max, got, want)
+				}
+			}
+		}
+	}
+}
+
 // FuzzFlat: flat agrees with strings.Fields, and oneLine's one-pass check
 // with its steps.
 func FuzzFlat(f *testing.F) {
@@ -26,6 +47,9 @@ func FuzzFlat(f *testing.F) {
 		// oneLine's one-pass check says s is its own line only when the
 		// steps would leave it as it is.
 		for _, max := range []int{0, 1, 5, 80, 160} {
+			if got, want := oneLineAlready(s, max), oneLineRef(s, max); got != want {
+				t.Fatalf("oneLineAlready(%q, %d) = %v, want %v", s, max, got, want)
+			}
 			if oneLineAlready(s, max) && oneLineClean(s, max) != s {
 				t.Fatalf("oneLineAlready(%q, %d), but the steps make %q", s, max, oneLineClean(s, max))
 			}

@@ -20,7 +20,27 @@ func Plain(raw []byte) bool {
 // Check reports whether raw is a valid JSON string body: no control byte,
 // no unescaped quote, every backslash starting a whole escape.
 func Check(raw []byte) bool {
+	const (
+		low7 = 0x7f7f7f7f7f7f7f7f
+		high = 0x8080808080808080
+	)
 	for i := 0; i < len(raw); i++ {
+		// Eight bytes at once while none is a control byte, a quote or
+		// a backslash (most of a string; bytes over 0x7f are not read).
+		for i+8 <= len(raw) {
+			x := binary.LittleEndian.Uint64(raw[i:])
+			below := ^((x & low7) + 0x6060606060606060) & ^x & high // bytes < 0x20
+			q, bs := x^0x2222222222222222, x^0x5c5c5c5c5c5c5c5c
+			quote := ^(((q & low7) + low7) | q) & high
+			back := ^(((bs & low7) + low7) | bs) & high
+			if below|quote|back != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(raw) {
+			break
+		}
 		switch c := raw[i]; {
 		case c < 0x20 || c == '"':
 			return false
