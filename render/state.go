@@ -362,9 +362,6 @@ type stateCheck struct {
 	seq                        int
 }
 
-// checkKey is a check command without what only shapes its output (a
-// redirection of stderr, a pipe into tail, head or grep), so that the
-// variants of one check count as one.
 // checkStarts are the starts of the commands checkCommand matches: a
 // command that starts with none of them is not matched, and most
 // commands are not checks.
@@ -372,23 +369,34 @@ var checkStarts = []string{"go ", "npm ", "pnpm ", "yarn ", "bun ", "cargo ", "m
 	"mise run", "golangci-lint", "staticcheck", "eslint", "tsc", "vitest", "jest", "npx ", "./gradle", "gradle", "mvn",
 	"dotnet ", "mix test", "bundle exec ", "rspec", "swift "}
 
-// check is isCheck(cmd), the pattern run once per command: a session
-// runs its checks again and again.
-func (s *stateBuilder) check(cmd string) bool {
+// startsAsCheck reports whether cmd starts with one of checkStarts.
+func startsAsCheck(cmd string) bool {
 	for _, p := range checkStarts {
 		if strings.HasPrefix(cmd, p) {
-			ok, seen := s.isCheck[cmd]
-			if !seen {
-				if s.isCheck == nil {
-					s.isCheck = map[string]bool{}
-				}
-				ok = checkCommand.MatchString(cmd)
-				s.isCheck[cmd] = ok
-			}
-			return ok
+			return true
 		}
 	}
 	return false
+}
+
+// isCheck reports whether cmd is one of the checks the Checks line follows.
+func isCheck(cmd string) bool { return startsAsCheck(cmd) && checkCommand.MatchString(cmd) }
+
+// check is isCheck(cmd), the pattern run once per command: a session
+// runs its checks again and again.
+func (s *stateBuilder) check(cmd string) bool {
+	if !startsAsCheck(cmd) {
+		return false
+	}
+	ok, seen := s.isCheck[cmd]
+	if !seen {
+		if s.isCheck == nil {
+			s.isCheck = map[string]bool{}
+		}
+		ok = checkCommand.MatchString(cmd)
+		s.isCheck[cmd] = ok
+	}
+	return ok
 }
 
 // leadingExitCode is the code of an "Exit code N" line that opens the
@@ -411,16 +419,9 @@ func leadingExitCode(head string) (code string, ok bool) {
 	return rest[:n], true
 }
 
-// isCheck reports whether cmd is one of the checks the Checks line follows.
-func isCheck(cmd string) bool {
-	for _, p := range checkStarts {
-		if strings.HasPrefix(cmd, p) {
-			return checkCommand.MatchString(cmd)
-		}
-	}
-	return false
-}
-
+// checkKey is a check command without what only shapes its output (a
+// redirection of stderr, a pipe into tail, head or grep), so that the
+// variants of one check count as one.
 func checkKey(cmd string) string {
 	for _, cut := range []string{" | tail", " | head", " | grep", " |tail", " |head"} {
 		if strings.IndexByte(cmd, '|') < 0 {

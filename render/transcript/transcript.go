@@ -815,11 +815,10 @@ type parser struct {
 	captureTool func(name string) bool
 	// observe takes the calls captureTool accepts.
 	observe func(i int, d *ToolDetail, result func() string)
-	// obsDetail, obsResult and obsText are what observe is handed, the
-	// parser's own for every call (Observe keeps nothing of them):
-	// nothing is allocated per call.
+	// obsDetail and obsText are what observe is handed, the parser's own
+	// for every call (Observe keeps nothing of them): nothing is
+	// allocated per call.
 	obsDetail ToolDetail
-	obsResult *toolResult
 	obsText   func() string
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
@@ -1104,9 +1103,8 @@ func (p *parser) result(r *toolResult) {
 	}
 	if pc.observed {
 		p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError, res: r}
-		p.obsResult = r
 		p.observe(i, &p.obsDetail, p.obsText)
-		p.obsDetail, p.obsResult = ToolDetail{}, nil
+		p.obsDetail = ToolDetail{}
 	}
 	if sp := &r.spec; sp.ok && p.digests && sp.name == tc.Name && sp.cwd == p.t.Cwd && bytes.Equal(sp.input, pc.input) {
 		// The worker digested this very call: same tool, input, result
@@ -1136,7 +1134,7 @@ func (p *parser) result(r *toolResult) {
 // observedText is the result of the call being observed, decoded once;
 // "" for a call without one.
 func (p *parser) observedText() string {
-	r := p.obsResult
+	r := p.obsDetail.res
 	if r == nil {
 		return ""
 	}
