@@ -92,8 +92,9 @@ type Call struct {
 	// IsError is the tool_result's is_error flag.
 	IsError bool
 	// Structured is the line's toolUseResult, or nil. Callers may drop it to
-	// save decoding time; digests then lose only a few details (a Bash call
-	// interrupted without a marker in its result, counts of persisted output).
+	// save decoding time but for a persisted output, whose whole output only
+	// it holds (see inlined); digests then lose only a few details (a Bash
+	// call interrupted without a marker in its result).
 	Structured json.RawMessage
 }
 
@@ -102,7 +103,8 @@ type Call struct {
 // see [LineMax]). Paths inside cwd are shown relative to it; cwd may be
 // empty. A call with no result yet has the outcome "no result".
 func Line(c Call, cwd string) string {
-	return lineOf(&c, toolName(c.Name), describe(&c, cwd, true))
+	p := inlined(&c)
+	return lineOf(p, toolName(c.Name), describe(p, cwd, true))
 }
 
 // Pending returns the short form for a call newer than the claude-mem
@@ -134,6 +136,7 @@ func Describe(c Call, cwd string) Forms { return DescribeCall(&c, cwd) }
 // heap, one allocation per call): nothing of c is kept past the return,
 // and c is to be set whole, its unexported fields zero, before each use.
 func DescribeCall(c *Call, cwd string) Forms {
+	c = inlined(c)
 	tool := toolName(c.Name)
 	d := describe(c, cwd, true)
 	line := lineOf(c, tool, d)

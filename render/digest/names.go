@@ -410,6 +410,9 @@ func citedFiles(c *Call, cwd string, room int) string {
 		// Not a URL's or an address's part ("host:org/repo.git").
 		url := i >= 1 && (text[i-1] == '@' || text[i-1] == ':')
 		if p := text[i:j]; !url && filePathLike(p) {
+			if diffSide(text, i, raw) {
+				p = p[2:]
+			}
 			l.add(showPath(p, cwd))
 		}
 	}
@@ -417,6 +420,22 @@ func citedFiles(c *Call, cwd string, room int) string {
 		return ""
 	}
 	return l.labeled(label)
+}
+
+// diffSide reports whether the path at text[i:] is the "a/" or "b/" side
+// of a diff's header line ("diff --git a/x.go b/x.go", "--- a/x.go",
+// "+++ b/x.go"): the file is x.go. raw says text is still JSON-escaped
+// (a line starts after "\n").
+func diffSide(text string, i int, raw bool) bool {
+	if !strings.HasPrefix(text[i:], "a/") && !strings.HasPrefix(text[i:], "b/") {
+		return false
+	}
+	start := strings.LastIndexByte(text[:i], '\n') + 1
+	if k := strings.LastIndex(text[:i], `\n`); raw && k >= 0 {
+		start = max(start, k+2)
+	}
+	line := text[start:i]
+	return strings.HasPrefix(line, "diff --git ") || line == "--- " || line == "+++ "
 }
 
 func pathByte(b byte) bool { return nameByte(b) || b == '.' || b == '/' || b == '-' }

@@ -599,7 +599,7 @@ func nonZero(raw json.RawMessage) bool {
 // first matched paths.
 func grepOutcome(c *Call, cwd, mode string, context bool, d *description) {
 	switch {
-	case c.headHasPrefix(512, "<persisted-output>"):
+	case c.headHasPrefix(512, persistedTag):
 		d.success = persistedCount(c)
 		return
 	case c.headHasPrefix(512, "No matches found"), c.headHasPrefix(512, "No files found"):
@@ -769,23 +769,6 @@ func found(s string) string {
 	return clean(strings.TrimRight(rest, ".: "), 48)
 }
 
-// persistedCount is the outcome of a result too large to be kept inline:
-// the counts of the structured result when present.
-func persistedCount(c *Call) string {
-	var s struct {
-		NumLines *int `json:"numLines"`
-		NumFiles *int `json:"numFiles"`
-	}
-	decode(c.Structured, &s)
-	switch {
-	case s.NumLines != nil && *s.NumLines > 0:
-		return plural(*s.NumLines, "line")
-	case s.NumFiles != nil && *s.NumFiles > 0:
-		return plural(*s.NumFiles, "file")
-	}
-	return "large output"
-}
-
 func describeGlob(c *Call, cwd string, ok bool) description {
 	var in struct {
 		Pattern string `json:"pattern"`
@@ -805,7 +788,7 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 		switch {
 		case c.headHasPrefix(512, "No files found"):
 			d.success = "no files"
-		case c.headHasPrefix(512, "<persisted-output>"):
+		case c.headHasPrefix(512, persistedTag):
 			d.success = persistedCount(c)
 		default:
 			n, truncated := 0, false

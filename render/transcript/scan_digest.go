@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"bytes"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -66,6 +68,9 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 		res := &r.content.results[i]
 		if res.content.a >= 0 {
 			res.raw = s.Bytes()[res.content.a:res.content.b]
+			if res.structured.a >= 0 && persistedPreview(res.raw) {
+				res.persisted = s.Bytes()[res.structured.a:res.structured.b]
+			}
 		}
 		_, isStr := res.body()
 		if isStr && sp.on {
@@ -87,7 +92,7 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 			cwd = jsonscan.Decode(r.cwd)
 		}
 		if isStr {
-			f := digestRaw(&sp.call, t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.isError, cwd)
+			f := digestRaw(&sp.call, t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.persisted, res.isError, cwd)
 			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, forms: f}
 			continue
 		}
@@ -98,7 +103,7 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 		if len(sp.scratch) > 0 {
 			text = unsafe.String(&sp.scratch[0], len(sp.scratch))
 		}
-		f := digestText(&sp.call, t.name, t.input, text, true, res.isError, cwd)
+		f := digestText(&sp.call, t.name, t.input, text, res.persisted, true, res.isError, cwd)
 		f.Line, f.Pending, f.Detail = sp.own(f.Line), sp.own(f.Pending), sp.own(f.Detail)
 		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch), forms: f}
 	}
@@ -124,4 +129,19 @@ func (sp *speculator) own(s string) string {
 		return string([]byte(s))
 	}
 	return s
+}
+
+// persistedPreview reports whether raw, a tool_result's content, is the
+// string Claude Code puts in place of an output too large to show inline:
+// "<persisted-output>" and a preview.
+func persistedPreview(raw []byte) bool {
+	const tag = "<persisted-output>"
+	if len(raw) < 2 || raw[0] != '"' {
+		return false
+	}
+	if bytes.HasPrefix(raw[1:], []byte(tag)) {
+		return true
+	}
+	// An escaped '<' (rare): decode to tell.
+	return bytes.HasPrefix(raw[1:], []byte(`\u`)) && strings.HasPrefix(jsonscan.Decode(raw[1:len(raw)-1]), tag)
 }

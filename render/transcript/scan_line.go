@@ -71,7 +71,7 @@ type str struct {
 
 var (
 	lineFields = jsonscan.NewFieldSet("type", "subtype", "uuid", "sessionId", "cwd", "timestamp",
-		"isSidechain", "isMeta", "isCompactSummary", "message", "compactMetadata")
+		"isSidechain", "isMeta", "isCompactSummary", "message", "compactMetadata", "toolUseResult")
 	compactFields = jsonscan.NewFieldSet("trigger", "preTokens")
 	messageFields = jsonscan.NewFieldSet("id", "model", "content")
 	blockFields   = jsonscan.NewFieldSet("type", "text", "id", "name", "input", "tool_use_id", "content", "is_error")
@@ -90,6 +90,7 @@ const (
 	lfIsCompactSummary
 	lfMessage
 	lfCompactMetadata
+	lfToolUseResult
 )
 
 // parseLine scans one non-blank line into r.
@@ -107,7 +108,7 @@ func (s *lineScanner) parseLine(b []byte, torn bool, r *lineRec) {
 	var (
 		typ, subtype, uuid, sess, cwd, ts str
 		sidechain, meta, summary          bool
-		msg                               = absent
+		msg, structured                   = absent, absent
 		cm                                struct {
 			set     bool
 			trigger str
@@ -177,6 +178,9 @@ func (s *lineScanner) parseLine(b []byte, torn bool, r *lineRec) {
 				msg, p = val{p, e}, e
 			case lfCompactMetadata:
 				p = s.compactMetadata(p, &cm.set, &cm.trigger)
+			case lfToolUseResult:
+				e := s.Skip(p, 1)
+				structured, p = val{p, e}, e
 			default:
 				p = s.Skip(p, 1)
 			}
@@ -273,6 +277,11 @@ func (s *lineScanner) parseLine(b []byte, torn bool, r *lineRec) {
 		}
 		s.userContent(c, &r.content)
 		r.bad = r.content.bad
+		if len(r.content.results) == 1 {
+			// The line's toolUseResult is its one result's: kept for the
+			// digest of an output too large to be shown inline.
+			r.content.results[0].structured = structured
+		}
 	case recAssistant:
 		s.assistant(msg, uuid, r)
 	}
@@ -591,7 +600,7 @@ func (s *lineScanner) userContent(v val, c *userContent) {
 		case s.fieldIs(bl.typ, "image"), s.fieldIs(bl.typ, "document"):
 			c.images++
 		case s.fieldIs(bl.typ, "tool_result"):
-			c.results = append(c.results, toolResult{id: s.fieldString(bl.toolUseID), content: bl.content, isError: bl.isError})
+			c.results = append(c.results, toolResult{id: s.fieldString(bl.toolUseID), content: bl.content, isError: bl.isError, structured: absent})
 		}
 	}
 }

@@ -18,7 +18,8 @@ import (
 )
 
 // line is the narrow shape of a transcript line the reader decodes. Unknown
-// fields are ignored; toolUseResult (often the largest field) is not decoded.
+// fields are ignored; toolUseResult (often the largest field) is kept raw,
+// read only for a persisted output.
 type refLine struct {
 	Type             string          `json:"type"`
 	Subtype          string          `json:"subtype"`
@@ -34,6 +35,7 @@ type refLine struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int    `json:"preTokens"`
 	} `json:"compactMetadata"`
+	ToolUseResult json.RawMessage `json:"toolUseResult"`
 }
 
 type refMessage struct {
@@ -254,6 +256,12 @@ func (p *refParser) user(l *refLine, ts time.Time) {
 		return
 	}
 	if len(c.results) > 0 {
+		if r := &c.results[0]; len(c.results) == 1 && len(l.ToolUseResult) > 0 {
+			var body string
+			if json.Unmarshal(r.raw, &body) == nil && strings.HasPrefix(body, "<persisted-output>") {
+				r.persisted = l.ToolUseResult
+			}
+		}
 		for _, r := range c.results {
 			p.result(r)
 		}
@@ -378,7 +386,7 @@ func (p *refParser) result(r toolResult) {
 		p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}, func() string { return r.text })
 	}
 	if p.digests {
-		tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
+		tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd))
 	}
 }
 
@@ -390,7 +398,7 @@ func (p *refParser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, "", false, false, p.t.Cwd))
+			tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, "", nil, false, false, p.t.Cwd))
 		}
 		if pc.observed {
 			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })
@@ -432,7 +440,7 @@ func refParseUserContent(raw json.RawMessage) userContent {
 		case "image", "document":
 			c.images++
 		case "tool_result":
-			c.results = append(c.results, toolResult{id: b.ToolUseID, text: refResultText(b.Content), isError: b.IsError})
+			c.results = append(c.results, toolResult{id: b.ToolUseID, text: refResultText(b.Content), raw: b.Content, isError: b.IsError})
 		}
 	}
 	return c

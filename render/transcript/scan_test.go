@@ -92,6 +92,12 @@ var scanCases = []string{
 	`{"type":"user","uuid":"d1","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}`,
 	`{"type":"user","uuid":"d2","message":{"role":"user","content":[{"tool_use_id":"t5","type":"tool_result","content":"x","is_error":null}]}}`,
 	`{"type":"user","uuid":"d3","message":{"content":"K\u212a"},"Iſmeta":true}`,
+	// Persisted outputs: the line's toolUseResult holds the output.
+	`{"type":"assistant","uuid":"d4","message":{"id":"m9","content":[{"type":"tool_use","id":"p1","name":"Grep","input":{"pattern":"x","output_mode":"content"}},{"type":"tool_use","id":"p2","name":"Glob","input":{"pattern":"*.go"}},{"type":"tool_use","id":"p3","name":"Bash","input":{"command":"gh pr diff 1"}},{"type":"tool_use","id":"p4","name":"Glob","input":{"pattern":"*.md"}},{"type":"tool_use","id":"p5","name":"Glob","input":{"pattern":"*.c"}}]}}`,
+	`{"type":"user","uuid":"d5","message":{"content":[{"type":"tool_result","tool_use_id":"p1","content":"<persisted-output>\nOutput too large (9KB).\n</persisted-output>"}]},"toolUseResult":{"mode":"content","content":"/x/a.go:1:x\n/x/b.go:2:x","numLines":2}}`,
+	`{"type":"user","uuid":"d6","TOOLUSERESULT":{"filenames":["/x/a.go"],"numFiles":1},"message":{"content":[{"type":"tool_result","tool_use_id":"p2","content":"\u003cpersisted-output>\nOutput too large\n"}]}}`,
+	`{"type":"user","uuid":"d7","message":{"content":[{"type":"tool_result","tool_use_id":"p3","content":"<persisted-output>"}]},"toolUseResult":{"stdout":"diff --git a/x/c.go b/x/c.go"},"toolUseResult":null}`,
+	`{"type":"user","uuid":"d8","message":{"content":[{"type":"tool_result","tool_use_id":"p4","content":"<persisted-output>"},{"type":"tool_result","tool_use_id":"p5","content":"<persisted-output>"}]},"toolUseResult":{"filenames":["/x/a.md"]}}`,
 }
 
 // scanInputs are the transcripts the scanner is checked on: small ones

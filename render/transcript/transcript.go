@@ -1075,8 +1075,14 @@ type toolResult struct {
 	isError bool
 	content val    // the content value in the line being scanned
 	raw     []byte // the same, kept until the chunk is applied
-	text    string // the flattened content, when decoded
-	decoded bool
+	// structured is the line's toolUseResult when the line holds this one
+	// result (absent otherwise); persisted is that value, kept like raw,
+	// when the content is a persisted output's preview: a result too
+	// large to be shown inline is counted from it.
+	structured val
+	persisted  []byte
+	text       string // the flattened content, when decoded
+	decoded    bool
 	// textLen is the length of the decoded string content, measured by
 	// the worker (measured) when the apply can digest it undecoded.
 	textLen  int
@@ -1118,7 +1124,7 @@ func (p *parser) result(r *toolResult) {
 		// The digest reads the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.setForms(digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.isError, p.t.Cwd))
+		tc.setForms(digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.persisted, r.isError, p.t.Cwd))
 		return
 	}
 	if !r.decoded {
@@ -1127,7 +1133,7 @@ func (p *parser) result(r *toolResult) {
 	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
 	if p.digests {
-		tc.setForms(digestText(&p.call, tc.Name, pc.input, r.text, true, r.isError, p.t.Cwd))
+		tc.setForms(digestText(&p.call, tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd))
 	}
 }
 
@@ -1152,7 +1158,7 @@ func (p *parser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(&p.call, tc.Name, pc.input, "", false, false, p.t.Cwd))
+			tc.setForms(digestText(&p.call, tc.Name, pc.input, "", nil, false, false, p.t.Cwd))
 		}
 		if pc.observed {
 			p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}

@@ -287,3 +287,36 @@ func TestResultStart(t *testing.T) {
 		t.Fatal("no call observed")
 	}
 }
+
+// TestPersistedOutput: an output too large to be shown inline is digested
+// from the line's toolUseResult, not from the preview the model was shown.
+func TestPersistedOutput(t *testing.T) {
+	lines := strings.Join([]string{
+		`{"type":"user","uuid":"u1","cwd":"/x","message":{"content":"find them"}}`,
+		`{"type":"assistant","uuid":"u2","message":{"id":"m1","content":[` +
+			`{"type":"tool_use","id":"p1","name":"Grep","input":{"pattern":"x","output_mode":"content"}},` +
+			`{"type":"tool_use","id":"p2","name":"Glob","input":{"pattern":"*.go"}},` +
+			`{"type":"tool_use","id":"p3","name":"Grep","input":{"pattern":"y","output_mode":"content"}}]}}`,
+		`{"type":"user","uuid":"u3","message":{"content":[{"type":"tool_result","tool_use_id":"p1","content":"<persisted-output>\nOutput too large (9KB). Full output saved to: /x/out.txt\n\nPreview (first 2KB):\n/x/a.go:1:x\n</persisted-output>"}]},` +
+			`"toolUseResult":{"mode":"content","content":"/x/a.go:1:x\n/x/a.go:5:x\n/x/sub/b.go:2:x","numLines":3}}`,
+		`{"type":"user","uuid":"u4","toolUseResult":{"filenames":["/x/a.go","/x/sub/b.go"],"numFiles":2},"message":{"content":[{"type":"tool_result","tool_use_id":"p2","content":"\u003cpersisted-output>\nOutput too large (60KB).\n</persisted-output>"}]}}`,
+		// A line of two results: whose toolUseResult it is cannot be told.
+		`{"type":"user","uuid":"u5","message":{"content":[{"type":"tool_result","tool_use_id":"p3","content":"<persisted-output>\n</persisted-output>"},{"type":"tool_result","tool_use_id":"p9","content":"x"}]},"toolUseResult":{"mode":"content","content":"/x/c.go:1:y","numLines":1}}`,
+	}, "\n")
+	tr, err := ReadFrom(strings.NewReader(lines), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tc := range tr.Tools {
+		got = append(got, tc.Digest)
+	}
+	want := []string{
+		`Grep: "x" — 3 matching lines in 2 files: a.go, sub/b.go`,
+		`Glob: *.go — 2 files: a.go, sub/b.go`,
+		`Grep: "y" — large output`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("digests:\n got %q\nwant %q", got, want)
+	}
+}
