@@ -737,10 +737,15 @@ func shortParts(d string, level shortLevel) (head, outcome string) {
 	}
 	if !strings.ContainsAny(salient, " \t") && strings.Contains(salient, "/") {
 		salient = shortPath(salient, level)
-	} else if level >= shortest {
-		salient = oneLine(salient, shorterRunes)
 	} else {
-		salient = oneLine(salient, shortRunes+1)
+		limit := shortRunes + 1
+		if level >= shortest {
+			limit = shorterRunes
+		}
+		if tool == "Grep" || tool == "Glob" {
+			salient = withoutScope(salient, limit)
+		}
+		salient = oneLine(salient, limit)
 	}
 	if tool == "Read" {
 		salient = cutFirstLines(salient)
@@ -758,6 +763,28 @@ func shortParts(d string, level shortLevel) (head, outcome string) {
 		outcome = " " + oneLine(outcome, 32)
 	}
 	return tool + ": " + salient, outcome
+}
+
+// withoutScope is a search's salient part ("<pattern> in <folder>
+// (<filter>)") without the folder searched when it is over limit runes: a
+// folder cut to its first letters ("in cmd/e…") names none.
+func withoutScope(salient string, limit int) string {
+	if utf8.RuneCountInString(salient) <= limit {
+		return salient
+	}
+	i := strings.LastIndex(salient, " in ")
+	if i <= 0 {
+		return salient
+	}
+	rest := salient[i+len(" in "):]
+	scope, filter, _ := strings.Cut(rest, " (")
+	if scope == "" || strings.ContainsAny(scope, " \t\"") {
+		return salient // the pattern's words, not a folder
+	}
+	if filter != "" {
+		filter = " (" + filter
+	}
+	return salient[:i] + filter
 }
 
 // shortKey is what the shortest form of a digest cuts: its path (without

@@ -196,6 +196,12 @@ func TestShortDigest(t *testing.T) {
 		{"Edit: " + strings.Repeat("deep/", 20) + "file.go", shortened, "Edit: …/deep/deep/deep/deep/deep/deep/deep/deep/deep/deep/file.go"},
 		{"Edit: cmd/entire/cli/telemetry/telemetry.go", shortened, "Edit: cmd/entire/cli/telemetry/telemetry.go"},
 		{"Edit: cmd/entire/cli/telemetry/telemetry.go", shortest, "Edit: telemetry.go"},
+		// A search over its room leaves its folder out rather than cut it.
+		{`Grep: "func.*findSessionsForWorktree" in cmd/entire/cli/strategy — 31 lines in 1 file: cmd/entire/cli/strategy/s.go`, shortened, `Grep: "func.*findSessionsForWorktree" — 31 lines in 1 file`},
+		{`Grep: "LoadSessionState|SaveState" in cmd/entire/cli (*.go) — 4 files: a.go`, shortened, `Grep: "LoadSessionState|SaveState" (*.go) — 4 files`},
+		{`Grep: "TODO" in cmd/entire/cli — 9 files: a.go`, shortened, `Grep: "TODO" in cmd/entire/cli — 9 files`},
+		{`Grep: "is it in the pattern or not" — 2 files: a.go`, shortest, `Grep: "is it in the pattern or no… — 2 files`},
+		{"Glob: **/*_integration_test.go in cmd/entire/cli/strategy — 3 files: a.go", shortened, "Glob: **/*_integration_test.go — 3 files"},
 	}
 	for _, tt := range tests {
 		if got := shortDigest(tt.digest, tt.level); got != tt.want {
