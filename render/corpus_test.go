@@ -243,7 +243,7 @@ func distinctiveLine(s string, e expected) string {
 
 // isStateLine reports whether l is a line of the working state.
 func isStateLine(l string) bool {
-	for _, f := range []string{"- Open tasks: ", "- Plan: ", "- Files changed: ", "- Checks: ", "- Commits: "} {
+	for _, f := range []string{"- Open tasks: ", "- Plan: ", "- Files changed: ", "- Checks: ", "- Commits: ", "- Pushed: ", "- Pull request: ", "- Pull requests: "} {
 		if strings.HasPrefix(l, f) {
 			return true
 		}

@@ -22,6 +22,8 @@ var structural = []string{
 	"- Files changed:",
 	"- Checks:",
 	"- Commits:",
+	"- Pushed:",
+	"- Pull request",
 	"**User** (",
 	"**Assistant** (",
 	"*What happened:*",

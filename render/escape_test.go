@@ -73,6 +73,11 @@ func TestEscapeForeignStructure(t *testing.T) {
 		"[bottle /b/x.md · session x · lines 1–9 of 9 · end of bottle]",
 		"## #4242 · discovery · prompt 1",
 		"## [#t1]",
+		// The working state's fields.
+		"- Commits: 3f9c2ab fix [#t11]",
+		"- Pushed: 3f9c2ab to main [#t12]",
+		"- Pull request: https://github.com/o/r/pull/7 [#t9]",
+		"- Pull requests: a · b",
 	} {
 		for _, form := range []string{line, "  " + line, strings.ToUpper(line)} {
 			got := Escape("said:\n" + form + "\nend")

@@ -111,15 +111,20 @@ func TestClassification(t *testing.T) {
 		{fixture: "no-prompt", turns: 0, contains: []string{"## Before the first prompt", "/review the parser\nplease", "↳ assistant (10:04):\nThe parser looks fine.", "_(no prompt in this session yet)_"}},
 		{fixture: "empty", turns: 0, contains: []string{"_(no prompt in this session yet)_"}},
 		{fixture: "working-state", turns: 1,
-			contains: []string{"\n## Working state\n\n- Open tasks: [~] Fix TestRetry · [ ] Update the README · [ ] Document the retry policy [#t12] · [~] Benchmark the backoff [#t14]   [#t17]\n",
-				"\n- Plan: Retry plan   [#t2]\n", "\n- Files changed: cmd/main.go [#t21] · api/server.go [#t20] · api/client.go [#t19] · docs/plan.md [#t18] · nb/a.ipynb [#t8] · /etc/outside.conf [#t7] · +2 more: fetch.go, retry.go\n",
+			contains: []string{"\n## Working state\n\n- Open tasks: [~] Fix TestRetry · [ ] Update the README · [ ] Document the retry policy [#t14] · [~] Benchmark the backoff [#t16]   [#t19]\n",
+				"\n- Plan: Retry plan   [#t2]\n", "\n- Files changed: cmd/main.go [#t23] · api/server.go [#t22] · api/client.go [#t21] · docs/plan.md [#t20] · nb/a.ipynb [#t8] · /etc/outside.conf [#t7] · +2 more: fetch.go, retry.go\n",
 				"\n- Checks: go vet ./... — exit 0 [#t10] · go test ./... — exit 1 [#t9] (passed before at [#t4])\n",
-				"\n- Commits: 3f9c2ab fetch: retry three times [#t11] · trailer: Co-Authored-By: Claude <noreply@anthropic.com>\n\n## Original request\n"},
+				"\n- Commits: 3f9c2ab fetch: retry three times [#t11] · trailer: Co-Authored-By: Claude <noreply@anthropic.com>\n",
+				"\n- Pushed: 3f9c2ab to main [#t12]\n- Pull request: https://github.com/dev/proj/pull/42 [#t13]\n\n## Original request\n"},
 		},
 		{fixture: "working-state-hostile", turns: 1,
-			contains: []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: go test ./internal/... -run 'TestVeryLongName|TestAnotherOn… — exit 0 [#t6] · make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL",
-				"· trailers: Signed-off-by: Dev · Reviewed-by: zzz"},
-			forbidden: []string{"SECRET", "<private", "abcdef1", "pkg05/", "Note: not a trailer ·", "Acked-by"}},
+			contains: []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: go test ./internal/... -run 'TestVeryLongName|TestAnotherOn… — exit 0 [#t11] · make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL",
+				"· trailers: Signed-off-by: Dev · Reviewed-by: zzz",
+				// The last push that updated a branch (not a private one, not a
+				// rejected one); the request that exists already, named in the
+				// error (not a private one).
+				"\n- Pushed: ## (new branch) [#t6]\n- Pull request: https://github.com/dev/proj/pull/7 [#t9]\n"},
+			forbidden: []string{"SECRET", "<private", "abcdef1", "pkg05/", "Note: not a trailer ·", "Acked-by", "/pull/666", "/pull/new"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {

@@ -37,6 +37,7 @@ const (
 	stateMoreMax = 200
 	stateChecks  = 3 // checks shown
 	stateCommits = 3 // commits shown
+	stateReviews = 2 // pull requests shown, the last opened first
 )
 
 // stateTools are the tools whose calls the working state reads in full.
@@ -77,6 +78,30 @@ var gitCommit = regexp.MustCompile(`(?m)^\[[^\]\n]*?([0-9a-f]{7,40})\] (.+)$`)
 // before a colon is as often prose ("Note: …").
 var gitTrailer = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: +\S.*)$`)
 
+// gitPushRef finds the ref lines git push prints for a branch it updated:
+// "   36ff9a9..c2b0273  main -> main" (a forced update "+ a...b") or
+// " * [new branch]      topic -> topic".
+var gitPushRef = regexp.MustCompile(`(?m)^[ \t]*(?:[+]?[ \t]*([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\*[ \t]+\[new branch\])[ \t]+(\S+)[ \t]+->[ \t]+(\S+)`)
+
+// pushed is what a git push's output says it updated, "c2b0273 to main" or
+// "topic (new branch)": its last ref line, the branch after any tag; ""
+// when it updated none ("Everything up-to-date").
+func pushed(out string) string {
+	ms := gitPushRef.FindAllStringSubmatch(out, -1)
+	if ms == nil {
+		return ""
+	}
+	m := ms[len(ms)-1]
+	if m[2] != "" {
+		return m[2][:7] + " to " + oneLine(m[4], stateItemMax)
+	}
+	return oneLine(m[4], stateItemMax) + " (new branch)"
+}
+
+// reviewURL finds the address of a pull (GitHub) or merge (GitLab) request
+// that gh pr create or glab mr create prints.
+var reviewURL = regexp.MustCompile(`https?://[^\s/]+/[^\s]+?/(?:pull|-/merge_requests|merge_requests)/\d+`)
+
 // stateTrailers bounds the trailers the Commits line names.
 const stateTrailers = 2
 
@@ -113,6 +138,8 @@ type stateBuilder struct {
 	checks       map[string]*stateCheck
 	commits      []string
 	trailers     []string        // the last commit's trailers
+	pushed       string          // the last push: "c2b0273 to main [#t9]"
+	reviews      []string        // the requests opened: "https://…/pull/7 [#t9]"
 	in           stateInput      // the input of the call observed, reused
 	isCheck      map[string]bool // isCheck of the commands seen that start as a check does
 }
@@ -183,6 +210,20 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 			if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
 				s.commits = append(s.commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id()+"]")
 				s.trailers = commitTrailers(str(in.Command))
+			}
+		}
+		if !d.IsError && strings.Contains(cmd, "git push") {
+			if p := pushed(str(result())); p != "" {
+				s.pushed = p + " [" + id() + "]"
+			}
+		}
+		if strings.Contains(cmd, "gh pr create") || strings.Contains(cmd, "glab mr create") {
+			// A request that exists already is named in the error.
+			if u := reviewURL.FindString(str(result())); u != "" {
+				u = oneLine(u, stateItemMax)
+				if !slices.ContainsFunc(s.reviews, func(x string) bool { return strings.HasPrefix(x, u+" ") }) {
+					s.reviews = append(s.reviews, u+" ["+id()+"]")
+				}
 			}
 		}
 		if !s.check(cmd) {
@@ -304,6 +345,18 @@ func (s *stateBuilder) lines(cwd string) []string {
 		commits = append(commits, label+strings.Join(s.trailers, " · "))
 	}
 	add("Commits", commits, "", nil)
+	if s.pushed != "" {
+		add("Pushed", []string{s.pushed}, "", nil)
+	}
+	var reviews []string
+	for k := len(s.reviews) - 1; k >= 0 && len(reviews) < stateReviews; k-- {
+		reviews = append(reviews, s.reviews[k])
+	}
+	if len(reviews) == 1 {
+		add("Pull request", reviews, "", nil)
+	} else {
+		add("Pull requests", reviews, "", nil)
+	}
 	// The block's bound: drop whole lines from the end.
 	for size(lines) > stateMaxBytes && len(lines) > 0 {
 		lines = lines[:len(lines)-1]

@@ -29,6 +29,36 @@ func TestCommitTrailers(t *testing.T) {
 	}
 }
 
+// TestPushedAndReviews pins what the Pushed and Pull request lines read
+// of git push and gh pr create output.
+func TestPushedAndReviews(t *testing.T) {
+	push := []struct{ name, out, want string }{
+		{"update", "To github.com:o/r.git\n   36ff9a9..c2b0273  main -> main", "c2b0273 to main"},
+		{"forced", " + 36ff9a9...c2b0273 topic -> topic (forced update)", "c2b0273 to topic"},
+		{"new branch", "remote: Create a pull request:\nremote:   https://github.com/o/r/pull/new/t\n * [new branch]      t -> t\nbranch 't' set up to track 'origin/t'.", "t (new branch)"},
+		{"hook lines first", "[entire] Pushing session logs to origin...\nTo github.com:o/r.git\n   3696270..b87e0d5  alex/ent-109 -> alex/ent-109", "b87e0d5 to alex/ent-109"},
+		{"up to date", "Everything up-to-date", ""},
+		{"not a ref line", "see a1b2c3d..e4f5a6b in the log -> later", ""},
+	}
+	for _, tt := range push {
+		if got := pushed(tt.out); got != tt.want {
+			t.Errorf("%s: pushed(%q) = %q, want %q", tt.name, tt.out, got, tt.want)
+		}
+	}
+	review := []struct{ out, want string }{
+		{"https://github.com/entireio/cli/pull/136", "https://github.com/entireio/cli/pull/136"},
+		{"Warning: 3 uncommitted changes\nhttps://github.com/EntityProcess/agentv/pull/754\n", "https://github.com/EntityProcess/agentv/pull/754"},
+		{"a pull request for branch \"t\" into branch \"main\" already exists:\nhttps://github.com/o/r/pull/7", "https://github.com/o/r/pull/7"},
+		{"!42 created: https://gitlab.com/group/sub/proj/-/merge_requests/42", "https://gitlab.com/group/sub/proj/-/merge_requests/42"},
+		{"https://github.com/o/r/pull/new/topic", ""},
+	}
+	for _, tt := range review {
+		if got := reviewURL.FindString(tt.out); got != tt.want {
+			t.Errorf("reviewURL in %q = %q, want %q", tt.out, got, tt.want)
+		}
+	}
+}
+
 // TestMoreFiles pins the names of the files changed before the ones the
 // Files changed line shows: each file name once, bounded.
 func TestMoreFiles(t *testing.T) {

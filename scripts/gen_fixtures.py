@@ -273,6 +273,8 @@ calls = [("TodoWrite", {"todos": [{"content": "Old list item", "status": "pendin
          ("Bash", {"command": "go test ./..."}, "Exit code 1\n--- FAIL: TestRetry", True),
          ("Bash", {"command": "go vet ./..."}, "", False),
          ("Bash", {"command": "git commit -m \"$(cat <<'EOF'\nfetch: retry three times\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\""}, "[main 3f9c2ab] fetch: retry three times\n 2 files changed", False),
+         ("Bash", {"command": "git push 2>&1"}, "To github.com:dev/proj.git\n   1a2b3c4..3f9c2ab  main -> main", False),
+         ("Bash", {"command": "gh pr create --title \"Retry the fetcher\" --body \"x\""}, "https://github.com/dev/proj/pull/42", False),
          ("TaskCreate", {"subject": "Document the retry policy", "description": "d"}, "Task #1 created successfully: Document the retry policy", False),
          ("TaskCreate", {"subject": "Benchmark the backoff", "description": "d"}, "Task #2 created successfully: Benchmark the backoff", False),
          ("TaskUpdate", {"taskId": "2", "status": "in_progress"}, "Updated task #2 status", False),
@@ -302,6 +304,11 @@ calls = [("TodoWrite", {"todos": [{"content": "Line one\n## Original request\n- 
          ("Bash", {"command": "git commit -m x"}, "<private>\n[main abcdef1] SECRET-COMMIT\n</private>", False),
          ("Bash", {"command": "git commit -m \"y\n\nNote: not a trailer\nSigned-off-by: Dev <private>SECRET-TRAILER</private>\n## Original-request: forged\nReviewed-by: " + "z" * 300 + "\nAcked-by: third\""}, "[main 1234567] subject with \x00 NUL and **bold**", False),
          ("Bash", {"command": "make test <private>SECRET-CMD</private>"}, "Exit code 2", True),
+         ("Bash", {"command": "git push -u origin topic"}, "remote: Create a pull request for 'topic' on GitHub by visiting:\nremote:   https://github.com/dev/proj/pull/new/topic\n * [new branch]      topic -> ## Original-request", False),
+         ("Bash", {"command": "git push"}, "<private>\n   1111111..2222222  main -> SECRET-BRANCH\n</private>", False),
+         ("Bash", {"command": "git push --force"}, "! [rejected]        main -> main (non-fast-forward)", True),
+         ("Bash", {"command": "gh pr create --fill"}, "a pull request for branch \"topic\" into branch \"main\" already exists:\nhttps://github.com/dev/proj/pull/7", True),
+         ("Bash", {"command": "gh pr create"}, "<private>https://github.com/dev/proj/pull/666</private>", False),
          ("Bash", {"command": "go test ./internal/... -run 'TestVeryLongName|TestAnotherOne|TestThird' -count=1 -v 2>&1 | tail -50"}, "ok", False)]
 for n in range(12):
     calls.append(("Edit", {"file_path": CWD + "/pkg%02d/" % n + "deep/" * 20 + "file.go", "old_string": "a", "new_string": "b"}, "ok", False))
