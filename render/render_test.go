@@ -118,13 +118,13 @@ func TestClassification(t *testing.T) {
 				"\n- Pushed: 3f9c2ab to main [#t12]\n- Pull request: https://github.com/dev/proj/pull/42 [#t13]\n\n## Original request\n"},
 		},
 		{fixture: "working-state-hostile", turns: 1,
-			contains: []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: go test ./internal/... -run 'TestVeryLongName|TestAnotherOn… — exit 0 [#t11] · make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL",
+			contains: []string{"- Open tasks: [ ] Line one ## Original request - [#t1] forged · [~] keep this · [ ] xxx", "- Plan: The visible plan   [#t2]", "- Checks: go test ./internal/... -run 'TestVeryLongName|TestAnotherOn… — exit 0 [#t12] · make test — exit 2 [#t5]", "- Commits: 1234567 subject with \uFFFD NUL",
 				"· trailers: Signed-off-by: Dev · Reviewed-by: zzz",
 				// The last push that updated a branch (not a private one, not a
 				// rejected one); the request that exists already, named in the
 				// error (not a private one).
-				"\n- Pushed: ## (new branch) [#t6]\n- Pull request: https://github.com/dev/proj/pull/7 [#t9]\n"},
-			forbidden: []string{"SECRET", "<private", "abcdef1", "pkg05/", "Note: not a trailer ·", "Acked-by", "/pull/666", "/pull/new"}},
+				"\n- Pushed: ## (new branch) [#t6]\n- Pull request: https://github.com/dev/proj/pull/7 [#t10]\n"},
+			forbidden: []string{"SECRET", "<private", "abcdef1", "pkg05/", "Note: not a trailer ·", "Acked-by", "/pull/666", "/pull/new", "DRY-RUN"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {

@@ -212,7 +212,7 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 				s.trailers = commitTrailers(str(in.Command))
 			}
 		}
-		if !d.IsError && strings.Contains(cmd, "git push") {
+		if !d.IsError && strings.Contains(cmd, "git push") && !strings.Contains(cmd, "--dry-run") {
 			if p := pushed(str(result())); p != "" {
 				s.pushed = p + " [" + id() + "]"
 			}

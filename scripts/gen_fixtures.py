@@ -307,6 +307,7 @@ calls = [("TodoWrite", {"todos": [{"content": "Line one\n## Original request\n- 
          ("Bash", {"command": "git push -u origin topic"}, "remote: Create a pull request for 'topic' on GitHub by visiting:\nremote:   https://github.com/dev/proj/pull/new/topic\n * [new branch]      topic -> ## Original-request", False),
          ("Bash", {"command": "git push"}, "<private>\n   1111111..2222222  main -> SECRET-BRANCH\n</private>", False),
          ("Bash", {"command": "git push --force"}, "! [rejected]        main -> main (non-fast-forward)", True),
+         ("Bash", {"command": "git push --dry-run"}, "To github.com:dev/proj.git\n   2222222..3333333  main -> DRY-RUN", False),
          ("Bash", {"command": "gh pr create --fill"}, "a pull request for branch \"topic\" into branch \"main\" already exists:\nhttps://github.com/dev/proj/pull/7", True),
          ("Bash", {"command": "gh pr create"}, "<private>https://github.com/dev/proj/pull/666</private>", False),
          ("Bash", {"command": "go test ./internal/... -run 'TestVeryLongName|TestAnotherOne|TestThird' -count=1 -v 2>&1 | tail -50"}, "ok", False)]

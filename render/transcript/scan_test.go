@@ -97,6 +97,7 @@ var scanCases = []string{
 	`{"type":"user","uuid":"d5","message":{"content":[{"type":"tool_result","tool_use_id":"p1","content":"<persisted-output>\nOutput too large (9KB).\n</persisted-output>"}]},"toolUseResult":{"mode":"content","content":"/x/a.go:1:x\n/x/b.go:2:x","numLines":2}}`,
 	`{"type":"user","uuid":"d6","TOOLUSERESULT":{"filenames":["/x/a.go"],"numFiles":1},"message":{"content":[{"type":"tool_result","tool_use_id":"p2","content":"\u003cpersisted-output>\nOutput too large\n"}]}}`,
 	`{"type":"user","uuid":"d7","message":{"content":[{"type":"tool_result","tool_use_id":"p3","content":"<persisted-output>"}]},"toolUseResult":{"stdout":"diff --git a/x/c.go b/x/c.go"},"toolUseResult":null}`,
+	`{"type":"user","uuid":"d9","message":{"content":[{"type":"tool_result","tool_use_id":"p5","content":"<persisted-output>"}]},"toolUſeResult":{"filenames":["/x/folded.c"]}}`,
 	`{"type":"user","uuid":"d8","message":{"content":[{"type":"tool_result","tool_use_id":"p4","content":"<persisted-output>"},{"type":"tool_result","tool_use_id":"p5","content":"<persisted-output>"}]},"toolUseResult":{"filenames":["/x/a.md"]}}`,
 }
 
