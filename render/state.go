@@ -84,8 +84,8 @@ var gitTrailer = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z
 var gitPushRef = regexp.MustCompile(`(?m)^[ \t]*(?:[+]?[ \t]*([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\*[ \t]+\[new branch\])[ \t]+(\S+)[ \t]+->[ \t]+(\S+)`)
 
 // pushed is what a git push's output says it updated, "c2b0273 to main" or
-// "topic (new branch)": its last ref line, the branch after any tag; ""
-// when it updated none ("Everything up-to-date").
+// "topic (new branch)", read from its last ref line; "" when it updated
+// none ("Everything up-to-date", a rejected or deleted ref).
 func pushed(out string) string {
 	ms := gitPushRef.FindAllStringSubmatch(out, -1)
 	if ms == nil {
