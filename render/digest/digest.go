@@ -149,7 +149,7 @@ func detailOf(c *Call, line string, d description) string {
 	if d.detail == nil {
 		return ""
 	}
-	out, normal := outcome(c, d.success)
+	out, normal := outcome(c, d)
 	if c.HasResult && !normal {
 		return ""
 	}
@@ -177,7 +177,7 @@ func LineMax(name string) int {
 // line) is cut so that the salient part keeps salientKeep runes. Matched
 // paths fill what room the line has left.
 func lineOf(c *Call, tool string, d description) string {
-	out, normal := outcome(c, d.success)
+	out, normal := outcome(c, d)
 	sal := d.salient
 	if normal && d.seen != "" {
 		sal = d.seen
@@ -306,10 +306,10 @@ func toolName(name string) string {
 	return name
 }
 
-// outcome is the outcome part of a digest; success is the tool's own reading
-// of a normal result. normal reports whether that reading is the outcome:
-// the result is there, not an error, interrupted or cleared.
-func outcome(c *Call, success string) (out string, normal bool) {
+// outcome is the outcome part of a digest; d.success is the tool's own
+// reading of a normal result. normal reports whether that reading is the
+// outcome: the result is there, not an error, interrupted or cleared.
+func outcome(c *Call, d description) (out string, normal bool) {
 	if !c.HasResult {
 		return "no result", false
 	}
@@ -322,7 +322,10 @@ func outcome(c *Call, success string) (out string, normal bool) {
 	if c.headHasPrefix(256, "[Old tool result content cleared]") {
 		return "", false
 	}
-	return bound(success, outcomeMax), true
+	if d.userWords {
+		return bound(d.success, errorMax), true
+	}
+	return bound(d.success, outcomeMax), true
 }
 
 // nonZeroExit reports whether an exit code's digits are not zero.

@@ -200,6 +200,13 @@ func fixtures() []fixture {
 		f("ExitPlanMode/Approved", done(call("ExitPlanMode", `{"plan":"# Split the renderer in two\n\n## Context\n\nDetails."}`), "User has approved your plan. You can now start coding.\n\n## Approved Plan:\n# Split the renderer in two")),
 		f("ExitPlanMode/Rejected", failed(call("ExitPlanMode", `{"plan":"## Cache parsed transcripts\n\nBody"}`), rejection)),
 		f("EnterPlanMode/Ok", done(call("EnterPlanMode", `{}`), "Entered plan mode. You should now focus on exploring the codebase.")),
+		f("AskUserQuestion/Several", done(call("AskUserQuestion", `{"questions":[{"question":"Which rig do these beads belong to? (should I use 'x'?)","header":"Rig prefix","options":[]},{"question":"Which tools?","header":"Tools","multiSelect":true,"options":[]},{"question":"Push?","options":[]}]}`),
+			`User has answered your questions: "Which rig do these beads belong to? (should I use 'x'?)"="No rig", "Which tools?"="Credo,mix_audit", "Push?"="push, and make sure it is "linked"
+to a checkpoint". You can now continue with the user's answers in mind.`)),
+		f("AskUserQuestion/PrivateAnswer", done(call("AskUserQuestion", `{"questions":[{"question":"Token?","header":"Token"}]}`),
+			`Your questions have been answered: "Token?"="use <private>SECRET-TOKEN</private> the staging one". You can now continue with these answers in mind.`)),
+		f("AskUserQuestion/PrivateQuestion", done(call("AskUserQuestion", `{"questions":[{"question":"Which <private>SECRET</private> key?","header":"Key"}]}`),
+			`User has answered your questions: "Which <private>SECRET</private> key?"="the second". You can now continue.`)),
 		f("AskUserQuestion/Answered", done(call("AskUserQuestion", `{"questions":[{"question":"Which database driver should we use?","header":"Driver","options":[{"label":"modernc"}],"multiSelect":false},{"question":"Which linters?","header":"Lint","options":[]}]}`), `User has answered your questions: "Which database driver should we use?"="modernc". You can now continue.`)),
 		f("LSP/References", done(call("LSP", `{"operation":"findReferences","filePath":"/home/dev/proj/render/digest/digest.go","line":42,"character":6}`), "Found 7 references across 3 files:\n\nrender/digest/digest.go:\n  Line 42:6\n")),
 		f("ListMcpResourcesTool/Ok", done(call("ListMcpResourcesTool", `{"server":"github"}`), "[]")),

@@ -30,6 +30,9 @@ type description struct {
 	// (scope) left out when drop says every path shows it.
 	compact func(drop bool) string
 	scope   string
+	// userWords marks a success that holds the user's words (the answers
+	// to AskUserQuestion): it may take an error line's room.
+	userWords bool
 	// detail, when set, is the call's detail in at most room runes, its
 	// label included ("names: a, b"; "" when nothing fits): Forms.Detail.
 	detail func(room int) string
@@ -1055,12 +1058,15 @@ func describeExitPlanMode(c *Call, _ string, ok bool) description {
 	return d
 }
 
+// question is one question of an AskUserQuestion call.
+type question struct {
+	Question string `json:"question"`
+	Header   string `json:"header"`
+}
+
 func describeAskUserQuestion(c *Call, _ string, ok bool) description {
 	var in struct {
-		Questions []struct {
-			Question string `json:"question"`
-			Header   string `json:"header"`
-		} `json:"questions"`
+		Questions []question `json:"questions"`
 	}
 	decodeInput(c, &in)
 	var d description
@@ -1073,8 +1079,56 @@ func describeAskUserQuestion(c *Call, _ string, ok bool) description {
 	}
 	if ok && strings.Contains(prefix(head(c), 80), "answered") {
 		d.success = "answered"
+		if a := answers(c, in.Questions); a != "" {
+			d.success, d.userWords = d.success+": "+a, true
+		}
 	}
 	return d
+}
+
+// answersScan bounds the bytes of an AskUserQuestion result read for the
+// answers.
+const answersScan = 8 << 10
+
+// answers are the user's answers in an AskUserQuestion result, which
+// Claude Code writes `…: "<question>"="<answer>", "<question>"="<answer>".
+// You can now continue…`: the answer alone for one question, "<header>:
+// <answer>" joined by " · " for several; "" when the result, stripped of
+// private text, does not hold every question as asked. The answers are
+// the user's words: the line gives them what room it has, and the call
+// expands to the rest.
+func answers(c *Call, qs []question) string {
+	res, _ := c.strippedHead(answersScan)
+	var parts []string
+	pos := 0
+	for k, q := range qs {
+		key := `"` + q.Question + `"="`
+		i := strings.Index(res[pos:], key)
+		if q.Question == "" || i < 0 {
+			return ""
+		}
+		start := pos + i + len(key)
+		var j int
+		if k+1 < len(qs) {
+			j = strings.Index(res[start:], `", "`+qs[k+1].Question+`"="`)
+		} else if j = strings.LastIndex(res[start:], `". `); j < 0 {
+			j = strings.LastIndex(res[start:], `"`)
+		}
+		if j < 0 {
+			return ""
+		}
+		a := clean(res[start:start+j], salientMax)
+		if len(qs) > 1 {
+			label := clean(q.Header, 24)
+			if label == "" {
+				label = "#" + strconv.Itoa(k+1)
+			}
+			a = label + ": " + a
+		}
+		parts = append(parts, a)
+		pos = start + j
+	}
+	return strings.Join(parts, " · ")
 }
 
 func describeLSP(c *Call, cwd string, ok bool) description {
