@@ -71,11 +71,13 @@ func (t *Turn) replyTime() time.Time {
 	return t.ReplyTime
 }
 
-// Said is text the user typed outside a prompt: mid-turn, or as the
-// arguments of a slash command.
+// Said is text the user typed outside a prompt: mid-turn, as the
+// arguments of a slash command, or as the answers to the model's
+// questions (AskUserQuestion).
 type Said struct {
 	Time    time.Time
-	Command bool // Text is a slash command "/cmd args"
+	Command bool   // Text is a slash command "/cmd args"
+	Answer  string // the id of the AskUserQuestion call Text answers ("t9"; digest.Answers)
 	Text    string
 }
 
@@ -164,6 +166,10 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 			}
 		case transcript.EvMidTurn:
 			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Text: e.Text})
+		case transcript.EvAnswer:
+			if !isBlank(clean(e.Text)) {
+				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})
+			}
 		case transcript.EvCommand, transcript.EvBash:
 			if isBlank(e.Text) {
 				continue // nothing left after stripping

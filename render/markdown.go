@@ -147,9 +147,12 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 
 func writeSaid(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 	for _, s := range t.MidTurn {
-		if s.Command {
+		switch {
+		case s.Command:
 			w.WriteString("\n↳ slash command (" + tf.format(s.Time) + "):\n")
-		} else {
+		case s.Answer != "":
+			w.WriteString("\n↳ answered [#" + s.Answer + "] (" + tf.format(s.Time) + "):\n")
+		default:
 			w.WriteString("\n↳ typed mid-turn (" + tf.format(s.Time) + "):\n")
 		}
 		w.WriteString(strings.TrimRight(Verbatim(s.Text), "\n"))

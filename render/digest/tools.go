@@ -1090,22 +1090,82 @@ func describeAskUserQuestion(c *Call, _ string, ok bool) description {
 // answers.
 const answersScan = 8 << 10
 
-// answers are the user's answers in an AskUserQuestion result, which
-// Claude Code writes `…: "<question>"="<answer>", "<question>"="<answer>".
-// You can now continue…`: the answer alone for one question, "<header>:
-// <answer>" joined by " · " for several; "" when the result, stripped of
-// private text, does not hold every question as asked. The answers are
-// the user's words: the line gives them what room it has, and the call
-// expands to the rest.
+// answers is the digest's form of the user's answers in an AskUserQuestion
+// result (parseAnswers, read from the result stripped of private text):
+// the answer alone for one question, "<header>: <answer>" joined by " · "
+// for several; "" when the result does not hold every question as asked.
+// The answers are the user's words: the line gives them what room it has
+// (the turn shows them whole, see [Answers]).
 func answers(c *Call, qs []question) string {
 	res, _ := c.strippedHead(answersScan)
-	var parts []string
+	as := parseAnswers(res, qs)
+	if as == nil {
+		return ""
+	}
+	parts := make([]string, len(as))
+	for k, a := range as {
+		parts[k] = clean(a, salientMax)
+		if len(qs) > 1 {
+			parts[k] = answerLabel(qs, k, clean) + ": " + parts[k]
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// answerLabel names question k of qs: its header, else its number.
+func answerLabel(qs []question, k int, clean func(string, int) string) string {
+	if label := clean(qs[k].Header, 24); label != "" {
+		return label
+	}
+	return "#" + strconv.Itoa(k+1)
+}
+
+// Answers returns the user's answers to an AskUserQuestion call as they
+// wrote them, from its input and its result: a "<header>: <answer>"
+// paragraph each (the question where it has no header), but for answers
+// that are private text alone; "" when the result is not the answers to
+// those questions. The text is raw, as transcript events are: strip it
+// before use.
+func Answers(input json.RawMessage, result string) string {
+	var in struct {
+		Questions []question `json:"questions"`
+	}
+	if json.Unmarshal(input, &in) != nil || !strings.Contains(prefix(result, 80), "answered") {
+		return ""
+	}
+	as := parseAnswers(prefix(result, answersScan), in.Questions)
+	if as == nil {
+		return ""
+	}
+	parts := make([]string, 0, len(as))
+	for k, a := range as {
+		if strings.TrimSpace(privacy.Strip(a)) == "" {
+			continue // nothing the user would have shown
+		}
+		label := strings.TrimSpace(in.Questions[k].Header)
+		if label == "" {
+			label = strings.TrimSpace(in.Questions[k].Question)
+		}
+		parts = append(parts, label+": "+a)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// parseAnswers reads the answers to qs, in order, from Claude Code's
+// AskUserQuestion result `…: "<question>"="<answer>", "<question>"=
+// "<answer>". You can now continue…`, each found by its question as
+// asked; nil unless every question has one.
+func parseAnswers(res string, qs []question) []string {
+	if len(qs) == 0 {
+		return nil
+	}
+	as := make([]string, 0, len(qs))
 	pos := 0
 	for k, q := range qs {
 		key := `"` + q.Question + `"="`
 		i := strings.Index(res[pos:], key)
 		if q.Question == "" || i < 0 {
-			return ""
+			return nil
 		}
 		start := pos + i + len(key)
 		var j int
@@ -1115,20 +1175,12 @@ func answers(c *Call, qs []question) string {
 			j = strings.LastIndex(res[start:], `"`)
 		}
 		if j < 0 {
-			return ""
+			return nil
 		}
-		a := clean(res[start:start+j], salientMax)
-		if len(qs) > 1 {
-			label := clean(q.Header, 24)
-			if label == "" {
-				label = "#" + strconv.Itoa(k+1)
-			}
-			a = label + ": " + a
-		}
-		parts = append(parts, a)
+		as = append(as, res[start:start+j])
 		pos = start + j
 	}
-	return strings.Join(parts, " · ")
+	return as
 }
 
 func describeLSP(c *Call, cwd string, ok bool) description {

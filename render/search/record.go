@@ -117,6 +117,8 @@ func transcriptRecords(ctx context.Context, path, id string, emit func(Record)) 
 			user(e, "")
 		case transcript.EvMidTurn:
 			user(e, "mid-turn")
+		case transcript.EvAnswer:
+			user(e, "answer")
 		case transcript.EvCommand:
 			user(e, "command")
 		case transcript.EvBash:

@@ -263,7 +263,7 @@ func (p *refParser) user(l *refLine, ts time.Time) {
 			}
 		}
 		for _, r := range c.results {
-			p.result(r)
+			p.result(r, ts)
 		}
 		for _, txt := range c.texts {
 			if isInterrupt(txt) {
@@ -366,7 +366,7 @@ func (p *refParser) assistant(l *refLine, ts time.Time) {
 	}
 }
 
-func (p *refParser) result(r toolResult) {
+func (p *refParser) result(r toolResult, ts time.Time) {
 	i, ok := p.tools[r.id]
 	if !ok {
 		return
@@ -376,6 +376,11 @@ func (p *refParser) result(r toolResult) {
 		return // a second result for the same call
 	}
 	delete(p.pending, r.id)
+	if p.t.Tools[i].Name == "AskUserQuestion" && !r.isError {
+		if a := digest.Answers(pc.input, r.text); a != "" {
+			p.emit(Event{Kind: EvAnswer, Time: ts, Text: a, Tool: i})
+		}
+	}
 	p.t.ToolBytes += len(r.text)
 	tc := &p.t.Tools[i]
 	tc.HasResult, tc.IsError = true, r.isError

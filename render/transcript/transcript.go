@@ -79,6 +79,7 @@ const (
 	EvAssistant                   // one assistant message; Blocks = its text blocks
 	EvTool                        // one tool call; Tool = index in Transcript.Tools
 	EvIDE                         // IDE context sent without words of the user's; IDE = what
+	EvAnswer                      // the user's answers to AskUserQuestion, Text = them (digest.Answers); Tool = the call
 )
 
 // Event is one rendered item of the main thread, in file order. Text is raw:
@@ -88,7 +89,7 @@ type Event struct {
 	Time   time.Time
 	Text   string
 	Blocks []string // EvAssistant: text blocks in order, duplicates dropped
-	Tool   int      // EvTool: index into Transcript.Tools
+	Tool   int      // EvTool, EvAnswer: index into Transcript.Tools
 	Images int      // EvPrompt, EvMidTurn: pasted images
 	// IDE is what the IDE reported beside the user's words (EvPrompt), or
 	// alone (EvIDE): a file opened, lines selected.
@@ -979,7 +980,7 @@ func (p *parser) user(r *lineRec, ts time.Time) {
 	c := r.content
 	if len(c.results) > 0 {
 		for i := range c.results {
-			p.result(&c.results[i])
+			p.result(&c.results[i], ts)
 		}
 		for _, txt := range c.texts {
 			if isInterrupt(txt) {
@@ -1090,7 +1091,7 @@ type toolResult struct {
 	spec     specDigest // the digest worked out by the scanning worker
 }
 
-func (p *parser) result(r *toolResult) {
+func (p *parser) result(r *toolResult, ts time.Time) {
 	i, ok := p.tools[r.id]
 	if !ok {
 		return
@@ -1101,6 +1102,15 @@ func (p *parser) result(r *toolResult) {
 	}
 	p.pending[i] = pendingCall{}
 	tc := &p.t.Tools[i]
+	if tc.Name == "AskUserQuestion" && !r.isError {
+		// The user's words, typed into the question's form.
+		if !r.decoded {
+			r.text, r.decoded = resultText(r.raw), true
+		}
+		if a := digest.Answers(pc.input, r.text); a != "" {
+			p.emit(Event{Kind: EvAnswer, Time: ts, Text: a, Tool: i})
+		}
+	}
 	if d := p.capture[i]; d != nil {
 		if !r.decoded {
 			r.text, r.decoded = resultText(r.raw), true
