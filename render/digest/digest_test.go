@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -380,6 +381,25 @@ func TestNameBytes(t *testing.T) {
 		want := 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
 		if nameByte(byte(b)) != want {
 			t.Errorf("nameByte(%q) = %v, want %v", rune(b), !want, want)
+		}
+	}
+}
+
+// TestAnswers: the user's answers, read from the result as asked; a
+// private block is stripped before the result is cut into answers, so one
+// that spans two answers leaks neither.
+func TestAnswers(t *testing.T) {
+	input := json.RawMessage(`{"questions":[{"question":"One?","header":"A"},{"question":"Two?"}]}`)
+	tests := []struct{ name, result, want string }{
+		{"two", `User has answered your questions: "One?"="x", "Two?"="y z". You can now continue.`, "A: x\n\nTwo?: y z"},
+		{"private spans two", `User has answered your questions: "One?"="<private>s1", "Two?"="s2</private> z". You can now continue.`, ""},
+		{"private in one", `User has answered your questions: "One?"="<private>s1</private>", "Two?"="z". You can now continue.`, "Two?: z"},
+		{"not answered", `The user doesn't want to proceed with this tool use.`, ""},
+		{"a question missing", `User has answered your questions: "One?"="x". You can now continue.`, ""},
+	}
+	for _, tt := range tests {
+		if got := Answers(input, tt.result); got != tt.want {
+			t.Errorf("%s: Answers = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -1123,9 +1123,9 @@ func answerLabel(qs []question, k int, clean func(string, int) string) string {
 // Answers returns the user's answers to an AskUserQuestion call as they
 // wrote them, from its input and its result: a "<header>: <answer>"
 // paragraph each (the question where it has no header), but for answers
-// that are private text alone; "" when the result is not the answers to
-// those questions. The text is raw, as transcript events are: strip it
-// before use.
+// that are private text alone; "" when the result, stripped of private
+// text, is not the answers to those questions. Only the result is
+// stripped: strip the text before use, as every transcript event's.
 func Answers(input json.RawMessage, result string) string {
 	var in struct {
 		Questions []question `json:"questions"`
@@ -1133,14 +1133,15 @@ func Answers(input json.RawMessage, result string) string {
 	if json.Unmarshal(input, &in) != nil || !strings.Contains(prefix(result, 80), "answered") {
 		return ""
 	}
-	as := parseAnswers(prefix(result, answersScan), in.Questions)
+	// Stripped before it is cut into answers: a private block may span two.
+	as := parseAnswers(privacy.Strip(prefix(result, answersScan)), in.Questions)
 	if as == nil {
 		return ""
 	}
 	parts := make([]string, 0, len(as))
 	for k, a := range as {
-		if strings.TrimSpace(privacy.Strip(a)) == "" {
-			continue // nothing the user would have shown
+		if strings.TrimSpace(a) == "" {
+			continue // private text alone
 		}
 		label := strings.TrimSpace(in.Questions[k].Header)
 		if label == "" {
