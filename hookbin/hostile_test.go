@@ -1563,7 +1563,8 @@ func TestDatabaseFIFO(t *testing.T) {
 
 // FuzzHostileSession: whatever surrounds a private block — in a prompt, a
 // reply, text typed mid-turn, a slash command's arguments, a background
-// task's report, a tool call's input and result — its secret reaches
+// task's report, a tool call's input and result, the answers to the
+// model's questions — its secret reaches
 // neither the bottle, nor the pointer, nor any expansion; the bottle is
 // valid UTF-8 without NUL bytes and has one title line.
 func FuzzHostileSession(f *testing.F) {
@@ -1600,10 +1601,12 @@ func FuzzHostileSession(f *testing.F) {
 		text += suffix
 		cmd := "<command-name>/x</command-name><command-args>" + text + "</command-args>"
 		task := "<task-notification><summary>" + text + "</summary></task-notification>"
+		// The user's answers to the model's questions, the text in each.
+		answered := `User has answered your questions: "Q?"="` + text + `", "R?"="` + text + `". You can now continue.`
 		// The secret must be private by the stripper's own reading of each
 		// message (FuzzStrip and FuzzStripSecret fuzz that reading); what is
 		// fuzzed here is that every path to an output strips whole messages.
-		for _, m := range []string{text, cmd, task} {
+		for _, m := range []string{text, cmd, task, answered} {
 			if strings.Contains(privacy.Strip(m), "SECRET") {
 				t.Skip("the secret is outside every private block")
 			}
@@ -1619,6 +1622,12 @@ func FuzzHostileSession(f *testing.F) {
 		b.WriteString(jl(t, entry(sid, "user", "f-3", "10:02:00", userMsg([]any{
 			map[string]any{"type": "tool_result", "tool_use_id": "toolu_1", "content": text},
 			map[string]any{"type": "text", "text": text},
+		}))))
+		b.WriteString(jl(t, entry(sid, "assistant", "f-3a", "10:02:30", asstMsg("m2",
+			map[string]any{"type": "tool_use", "id": "toolu_2", "name": "AskUserQuestion", "input": map[string]any{"questions": []any{
+				map[string]any{"question": "Q?", "header": text}, map[string]any{"question": "R?"}}}}))))
+		b.WriteString(jl(t, entry(sid, "user", "f-3b", "10:02:40", userMsg([]any{
+			map[string]any{"type": "tool_result", "tool_use_id": "toolu_2", "content": answered},
 		}))))
 		b.WriteString(promptLine(t, sid, "f-4", cmd))
 		b.WriteString(promptLine(t, sid, "f-5", task))
@@ -1644,7 +1653,7 @@ func FuzzHostileSession(f *testing.F) {
 		if strings.Contains(ptr, "SECRET") {
 			t.Fatalf("pointer leaks the secret of %q:\n%s", text, ptr)
 		}
-		exps, err := render.Expand(context.Background(), render.ExpandOptions{SessionID: o.SessionID, TranscriptPath: o.TranscriptPath, Location: o.Location}, []string{"t1", "u1", "a1", "u2", "a2"})
+		exps, err := render.Expand(context.Background(), render.ExpandOptions{SessionID: o.SessionID, TranscriptPath: o.TranscriptPath, Location: o.Location}, []string{"t1", "t2", "u1", "a1", "u2", "a2"})
 		if err != nil {
 			t.Fatalf("Expand: %v", err)
 		}
