@@ -13,9 +13,13 @@
 //
 // A digest never carries result bulk: from a tool_result it takes at most a
 // count, the line numbers a Read returned, an exit code, a status word, one
-// line of an error, the first paths a Grep or Glob matched and, in a
-// detail ([Forms]), the first file paths a report or an output cites; from
-// an input, a detail may list the code names an edit changed. Every piece of
+// line of an error, the first paths a Grep or Glob matched, the user's
+// answers to AskUserQuestion (bounded like an error line) and, in a detail
+// ([Forms]), the first file paths a report or an output cites; from an
+// input, a detail may list the code names an edit changed. An output too
+// large to be shown inline is read from the line's toolUseResult
+// (persisted.go). [Answers] gives those answers whole, as the user's words,
+// for the turn to show. Every piece of
 // text passes [privacy.Strip] before anything is taken from it, is flattened
 // to one line, is valid UTF-8 and is bounded in runes, so a digest is always
 // a single safe line of at most [MaxRunes] runes ([MaxPathListRunes] for
