@@ -153,7 +153,7 @@ func detailOf(c *Call, line string, d description) string {
 	if d.detail == nil {
 		return ""
 	}
-	out, normal := outcome(c, d)
+	out, normal := outcome(c, &d)
 	if c.HasResult && !normal {
 		return ""
 	}
@@ -181,7 +181,7 @@ func LineMax(name string) int {
 // line) is cut so that the salient part keeps salientKeep runes. Matched
 // paths fill what room the line has left.
 func lineOf(c *Call, tool string, d description) string {
-	out, normal := outcome(c, d)
+	out, normal := outcome(c, &d)
 	sal := d.salient
 	if normal && d.seen != "" {
 		sal = d.seen
@@ -313,7 +313,7 @@ func toolName(name string) string {
 // outcome is the outcome part of a digest; d.success is the tool's own
 // reading of a normal result. normal reports whether that reading is the
 // outcome: the result is there, not an error, interrupted or cleared.
-func outcome(c *Call, d description) (out string, normal bool) {
+func outcome(c *Call, d *description) (out string, normal bool) {
 	if !c.HasResult {
 		return "no result", false
 	}

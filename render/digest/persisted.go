@@ -13,15 +13,15 @@ import (
 // persisted search names its counts and first paths like any other, and a
 // persisted command the files its output cites.
 
-// persistedTag opens a persisted output's preview.
-const persistedTag = "<persisted-output>"
+// PersistedTag opens the preview Claude Code shows for a persisted output.
+const PersistedTag = "<persisted-output>"
 
 // inlined returns c with its persisted output in place of the preview,
 // rebuilt from c.Structured as the tool shows an output inline, or c
 // itself when c holds no persisted output or its structured result lacks
 // the output.
 func inlined(c *Call) *Call {
-	if len(c.Structured) == 0 || !c.HasResult || c.IsError || !c.headHasPrefix(512, persistedTag) {
+	if len(c.Structured) == 0 || !c.HasResult || c.IsError || !c.headHasPrefix(512, PersistedTag) {
 		return c
 	}
 	out, ok := persistedOutput(c.Name, c.Structured)

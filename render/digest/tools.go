@@ -602,7 +602,7 @@ func nonZero(raw json.RawMessage) bool {
 // first matched paths.
 func grepOutcome(c *Call, cwd, mode string, context bool, d *description) {
 	switch {
-	case c.headHasPrefix(512, persistedTag):
+	case c.headHasPrefix(512, PersistedTag):
 		d.success = persistedCount(c)
 		return
 	case c.headHasPrefix(512, "No matches found"), c.headHasPrefix(512, "No files found"):
@@ -791,7 +791,7 @@ func describeGlob(c *Call, cwd string, ok bool) description {
 		switch {
 		case c.headHasPrefix(512, "No files found"):
 			d.success = "no files"
-		case c.headHasPrefix(512, persistedTag):
+		case c.headHasPrefix(512, PersistedTag):
 			d.success = persistedCount(c)
 		default:
 			n, truncated := 0, false
@@ -1106,15 +1106,16 @@ func answers(c *Call, qs []question) string {
 	for k, a := range as {
 		parts[k] = clean(a, salientMax)
 		if len(qs) > 1 {
-			parts[k] = answerLabel(qs, k, clean) + ": " + parts[k]
+			parts[k] = answerLabel(qs[k], k) + ": " + parts[k]
 		}
 	}
 	return strings.Join(parts, " · ")
 }
 
-// answerLabel names question k of qs: its header, else its number.
-func answerLabel(qs []question, k int, clean func(string, int) string) string {
-	if label := clean(qs[k].Header, 24); label != "" {
+// answerLabel names q, question k, in a digest line: its header, else its
+// number.
+func answerLabel(q question, k int) string {
+	if label := clean(q.Header, 24); label != "" {
 		return label
 	}
 	return "#" + strconv.Itoa(k+1)

@@ -135,7 +135,7 @@ func (sp *speculator) own(s string) string {
 // string Claude Code puts in place of an output too large to show inline:
 // "<persisted-output>" and a preview.
 func persistedPreview(raw []byte) bool {
-	const tag = "<persisted-output>"
+	const tag = digest.PersistedTag
 	if len(raw) < 2 || raw[0] != '"' {
 		return false
 	}
