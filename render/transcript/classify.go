@@ -130,7 +130,7 @@ var skipTags = []string{
 // classify decides what a user message that carries no tool result is
 // (reference/transcript-format.md §5, rules 4, 5 and 7).
 func classify(c userContent) (Event, bool) {
-	text := strings.Join(c.texts, "\n\n")
+	text := userText(c)
 	if isInterrupt(text) && (len(c.texts) > 0) {
 		return Event{Kind: EvInterrupt}, true
 	}

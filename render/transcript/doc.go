@@ -19,7 +19,10 @@
 // digests it there (package digest), reading the result still escaped.
 // User entries are classified in the order of Claude Code's own rules
 // (classify.go): compaction summary, tool-result carrier, meta, interrupt,
-// command and task wrappers, genuine prompt.
+// command and task wrappers, genuine prompt. A message another party sent
+// — a teammate of an agent team, another agent or session, a channel,
+// Slack, a coordinator (senders.go) — is an input like a prompt, named by
+// its sender (Event.From), even in a meta entry.
 //
 // Digests may read mapped bytes in place, but what reaches a ToolCall is
 // always a copy: nothing the reader returns points into the file's map

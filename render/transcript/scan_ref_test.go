@@ -273,8 +273,27 @@ func (p *refParser) user(l *refLine, ts time.Time) {
 			if isBlank(txt) {
 				continue
 			}
+			if msgs := senderMessages(txt); msgs != nil {
+				for _, m := range msgs {
+					p.t.TextBytes += len(m.text)
+					p.emit(Event{Kind: EvMidTurn, Time: ts, Text: m.text, From: m.from})
+				}
+				continue
+			}
 			p.t.TextBytes += len(txt)
 			p.emit(Event{Kind: EvMidTurn, Time: ts, Text: txt})
+		}
+		return
+	}
+	if msgs := senderMessages(strings.Join(c.texts, "\n\n")); msgs != nil {
+		for i, m := range msgs {
+			ev := Event{Kind: EvMidTurn, Time: ts, Text: m.text, From: m.from}
+			if i == 0 {
+				ev.Kind, ev.IDE = EvPrompt, c.ide
+				p.t.Prompts++
+			}
+			p.t.TextBytes += len(ev.Text)
+			p.emit(ev)
 		}
 		return
 	}

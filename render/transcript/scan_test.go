@@ -99,6 +99,14 @@ var scanCases = []string{
 	`{"type":"user","uuid":"d7","message":{"content":[{"type":"tool_result","tool_use_id":"p3","content":"<persisted-output>"}]},"toolUseResult":{"stdout":"diff --git a/x/c.go b/x/c.go"},"toolUseResult":null}`,
 	`{"type":"user","uuid":"d9","message":{"content":[{"type":"tool_result","tool_use_id":"p5","content":"<persisted-output>"}]},"toolUſeResult":{"filenames":["/x/folded.c"]}}`,
 	`{"type":"user","uuid":"d8","message":{"content":[{"type":"tool_result","tool_use_id":"p4","content":"<persisted-output>"},{"type":"tool_result","tool_use_id":"p5","content":"<persisted-output>"}]},"toolUseResult":{"filenames":["/x/a.md"]}}`,
+	// Other parties' messages: inputs, several in one entry, meta or not,
+	// mid-turn beside a tool result.
+	`{"type":"user","uuid":"e1","message":{"content":"<teammate-message teammate_id=\"team-lead\" color=\"blue\" summary=\"x\">\n{\"type\":\"task_assignment\",\"taskId\":\"3\",\"subject\":\"s\",\"description\":\"d\\nline\"}\n</teammate-message>\n\n<teammate-message teammate_id=\"tester\">\nplain\n</teammate-message>"}}`,
+	`{"type":"user","uuid":"e2","isMeta":true,"message":{"content":[{"type":"text","text":"<channel source=\"ci\" run=\"7\"> build red </channel>"}]}}`,
+	`{"type":"user","uuid":"e3","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"ok"},{"type":"text","text":"<agent-message from=\"rev\"> mid </agent-message>"}]}}`,
+	`{"type":"user","uuid":"e4","message":{"content":"<coordinator-relay> <private>p</private> relay </coordinator-relay> tail"}}`,
+	`{"type":"user","uuid":"e5","message":{"content":"<cross-session-message from=\"a\" from-name=\"B\">\nhi\n</cross-session-message>"}}`,
+	`{"type":"user","uuid":"e6","message":{"content":"<slack-ping user=\"U1\">{\"type\":\"ping\"} </slack-ping><slack-tag-message>{not json}"}}`,
 }
 
 // scanInputs are the transcripts the scanner is checked on: small ones

@@ -91,6 +91,12 @@ type Event struct {
 	Blocks []string // EvAssistant: text blocks in order, duplicates dropped
 	Tool   int      // EvTool, EvAnswer: index into Transcript.Tools
 	Images int      // EvPrompt, EvMidTurn: pasted images
+	// From names who sent an EvPrompt or EvMidTurn when another party did
+	// ("Teammate team-lead", "Agent reviewer": the first of SenderWords and
+	// the sender's name); "" for the user's own words. An entry holding
+	// several such messages is one EvPrompt and an EvMidTurn per further
+	// message, all at its time. Raw, like Text.
+	From string
 	// IDE is what the IDE reported beside the user's words (EvPrompt), or
 	// alone (EvIDE): a file opened, lines selected.
 	IDE []IDEContext
@@ -990,8 +996,27 @@ func (p *parser) user(r *lineRec, ts time.Time) {
 			if isBlank(txt) {
 				continue
 			}
+			if msgs := senderMessages(txt); msgs != nil {
+				for _, m := range msgs {
+					p.t.TextBytes += len(m.text)
+					p.emit(Event{Kind: EvMidTurn, Time: ts, Text: m.text, From: m.from})
+				}
+				continue
+			}
 			p.t.TextBytes += len(txt)
 			p.emit(Event{Kind: EvMidTurn, Time: ts, Text: txt})
+		}
+		return
+	}
+	// Another party's messages are inputs even when the harness marks
+	// them meta (it does for some senders).
+	if msgs := senderMessages(userText(c)); msgs != nil {
+		for i, ev := range inputEvents(msgs, c, ts) {
+			if i == 0 {
+				p.t.Prompts++
+			}
+			p.t.TextBytes += len(ev.Text)
+			p.emit(ev)
 		}
 		return
 	}
