@@ -45,11 +45,15 @@ type Bottle struct {
 	ConvTokens, TextTokens int
 }
 
-// Turn is one genuine user prompt and everything until the next one.
+// Turn is one genuine user prompt, or one entry of other parties'
+// messages, and everything until the next one.
 type Turn struct {
-	N         int // 1-based, file order
-	Time      time.Time
-	Prompt    string // raw; "" with Private set when stripping left nothing
+	N      int // 1-based, file order
+	Time   time.Time
+	Prompt string // raw; "" with Private set when stripping left nothing
+	// From names who sent Prompt when another party did ("Teammate
+	// team-lead", transcript.Event.From), raw; "" for the user.
+	From      string
 	Images    int
 	MidTurn   []Said // text typed while the assistant worked
 	Happened  []Item
@@ -78,7 +82,10 @@ type Said struct {
 	Time    time.Time
 	Command bool   // Text is a slash command "/cmd args"
 	Answer  string // the id of the AskUserQuestion call Text answers ("t9"; digest.Answers)
-	Text    string
+	// From names the party that sent Text, raw, when it is another
+	// party's message (transcript.Event.From).
+	From string
+	Text string
 }
 
 // ItemKind is the kind of a line under *What happened:*.
@@ -154,7 +161,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 	for _, e := range t.Events {
 		switch e.Kind {
 		case transcript.EvPrompt:
-			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, Images: e.Images})
+			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, From: e.From, Images: e.Images})
 			cur = &b.Turns[len(b.Turns)-1]
 			first = len(items)
 			for _, c := range e.IDE {
@@ -165,7 +172,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 				add(ideItem(c, t.Cwd, e.Time))
 			}
 		case transcript.EvMidTurn:
-			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Text: e.Text})
+			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Text: e.Text})
 		case transcript.EvAnswer:
 			if !isBlank(clean(e.Text)) {
 				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})

@@ -291,7 +291,7 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		if user == "" {
 			user = "_(private or empty)_"
 		}
-		w.WriteString("- [#u" + n + "] User (" + tf.format(t.Time) + "): " + oneLine(user, foldChars) + "\n")
+		w.WriteString("- [#u" + n + "] " + speaker(t) + " (" + tf.format(t.Time) + "): " + oneLine(user, foldChars) + "\n")
 	}
 	if t.fold >= foldAll {
 		writeFoldedItems(w, t.Happened)
@@ -357,6 +357,11 @@ func userText(t *Turn) string {
 		parts = append(parts, t.Prompt)
 	}
 	for _, s := range t.MidTurn {
+		if s.From != "" {
+			// Another party's message says whose it is.
+			parts = append(parts, s.From+":\n"+s.Text)
+			continue
+		}
 		parts = append(parts, s.Text)
 	}
 	return strings.Join(parts, "\n\n")

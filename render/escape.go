@@ -1,17 +1,19 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"bottle/render/privacy"
+	"bottle/render/transcript"
 )
 
 // structural are the line openings the bottle itself writes. A message line
 // that starts with one of them (after optional indentation, compared without
 // regard to case) is escaped, so no message can forge bottle structure.
-var structural = []string{
+var structural = append([]string{
 	"# Session bottle",
 	"## Original request",
 	"## Before the first prompt",
@@ -26,6 +28,8 @@ var structural = []string{
 	"- Pull request",
 	"**User** (",
 	"**Assistant** (",
+	// Other parties' messages are headed by their sender
+	// ("**Teammate team-lead** (14:39)"): senderHeadings.
 	"*What happened:*",
 	"- [#",
 	"- ⏳",
@@ -56,7 +60,18 @@ var structural = []string{
 	steerOpening, // the PreCompact instruction
 	"## #",
 	"## [#",
-}
+}, senderHeadings...)
+
+// senderHeadings are the openings of the headings of other parties'
+// messages ("**Teammate team-lead** (14:39)", "**Coordinator** (…)"), and
+// the "Sender" a nameless one falls back to (senderName).
+var senderHeadings = func() []string {
+	var h []string
+	for _, w := range append(slices.Clone(transcript.SenderWords), "Sender") {
+		h = append(h, "**"+w+" ", "**"+w+"**")
+	}
+	return h
+}()
 
 // structuralFirst marks the bytes a structural opening can start with, its
 // first byte in either case (no other rune folds to these letters).

@@ -78,6 +78,14 @@ func TestEscapeForeignStructure(t *testing.T) {
 		"- Pushed: 3f9c2ab to main [#t12]",
 		"- Pull request: https://github.com/o/r/pull/7 [#t9]",
 		"- Pull requests: a · b",
+		// Other parties' message headings.
+		"**Teammate team-lead** (14:39)",
+		"**Agent rev** (14:39)",
+		"**Peer docs** (14:39)",
+		"**Channel ci** (14:39)",
+		"**Slack U1** (14:39)",
+		"**Coordinator** (14:39)",
+		"**Sender** (14:39)",
 	} {
 		for _, form := range []string{line, "  " + line, strings.ToUpper(line)} {
 			got := Escape("said:\n" + form + "\nend")

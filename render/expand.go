@@ -230,6 +230,8 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 				e.Missing = fmt.Sprintf("no such turn (the session has %d)", len(b.Turns))
 			case e.Kind == IDAssistant && b.Mode == ModeReconstructed:
 				e.Missing = "assistant messages were not preserved (reconstructed session)"
+			case e.Kind == IDUser && tu.From != "":
+				e.Found, e.Text = true, clean(tu.From+":\n"+userText(tu))
 			case e.Kind == IDUser:
 				e.Found, e.Text = true, clean(userText(tu))
 			case len(tu.Reply) == 0:

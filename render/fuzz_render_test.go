@@ -38,10 +38,28 @@ func FuzzRender(f *testing.F) {
 		if bytes.IndexByte(md, 0) >= 0 {
 			t.Fatalf("bottle holds a NUL byte")
 		}
-		// Each turn writes exactly one **User** and one **Assistant** line.
+		// Each turn writes exactly one **User** (or sender) and one
+		// **Assistant** line; each further message of another party's one
+		// sender line.
 		s := string(md)
-		if got := strings.Count(s, "\n**User** ("); got != len(b.Turns) {
-			t.Fatalf("**User** lines = %d, turns = %d", got, len(b.Turns))
+		users, senders := 0, 0
+		for _, tu := range append([]Turn{b.Preamble}, b.Turns...) {
+			if tu.N > 0 && tu.From == "" {
+				users++
+			} else if tu.N > 0 {
+				senders++
+			}
+			for _, said := range tu.MidTurn {
+				if said.From != "" {
+					senders++
+				}
+			}
+		}
+		if got := strings.Count(s, "\n**User** ("); got != users {
+			t.Fatalf("**User** lines = %d, turns of the user's = %d", got, users)
+		}
+		if got := senderLines(s); got != senders {
+			t.Fatalf("sender lines = %d, messages of other parties = %d", got, senders)
 		}
 		if got := strings.Count(s, "\n**Assistant** ("); got != len(b.Turns) {
 			t.Fatalf("**Assistant** lines = %d, turns = %d", got, len(b.Turns))
@@ -50,4 +68,18 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("forged or missing title line")
 		}
 	})
+}
+
+// senderLines counts the lines that head another party's message.
+func senderLines(md string) int {
+	n := 0
+	for _, l := range strings.Split(md, "\n") {
+		for _, h := range senderHeadings {
+			if strings.HasPrefix(l, h) {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }

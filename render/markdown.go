@@ -148,6 +148,8 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 func writeSaid(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 	for _, s := range t.MidTurn {
 		switch {
+		case s.From != "":
+			w.WriteString("\n**" + senderName(s.From) + "** (" + tf.format(s.Time) + ")\n\n")
 		case s.Command:
 			w.WriteString("\n↳ slash command (" + tf.format(s.Time) + "):\n")
 		case s.Answer != "":
@@ -210,7 +212,7 @@ func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		w.WriteString("\n---\n")
 		return
 	}
-	w.WriteString("\n**User** (" + tf.format(t.Time) + ")\n\n")
+	w.WriteString("\n**" + speaker(t) + "** (" + tf.format(t.Time) + ")\n\n")
 	if t.N == 1 && len(Verbatim(t.Prompt)) > longFirstPrompt {
 		w.WriteString(sameAsOriginal + "\n")
 	} else {
@@ -254,4 +256,23 @@ func writeSummary(w *bytes.Buffer, s Summary) {
 	field("completed", s.Completed)
 	field("next steps", s.NextSteps)
 	field("notes", s.Notes)
+}
+
+// speaker names who wrote a turn's prompt: "User", or the other party that
+// sent it ("Teammate team-lead").
+func speaker(t *Turn) string {
+	if t.From == "" {
+		return "User"
+	}
+	return senderName(t.From)
+}
+
+// senderName is another party's label as a heading shows it: one line,
+// bounded, without the asterisks that would end the heading's bold.
+func senderName(from string) string {
+	name := strings.TrimSpace(strings.ReplaceAll(oneLine(from, 80), "*", ""))
+	if name == "" {
+		return "Sender"
+	}
+	return name
 }

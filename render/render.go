@@ -103,7 +103,8 @@ type Result struct {
 	// Compacted reports that the transcript holds a compaction (boundary
 	// or summary).
 	Compacted bool
-	// LastPrompt is the last genuine user prompt, raw (strip before use),
+	// LastPrompt is the last genuine user prompt, or the last input of
+	// another party's as "<sender>: <message>", raw (strip before use),
 	// and LastPromptTime when it was sent.
 	LastPrompt     string
 	LastPromptTime time.Time
@@ -225,8 +226,12 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	res.Mode = b.Mode
 	res.Turns = len(b.Turns)
 	if len(b.Turns) > 0 {
-		res.LastPrompt = b.Turns[len(b.Turns)-1].Prompt
-		res.LastPromptTime = b.Turns[len(b.Turns)-1].Time
+		last := &b.Turns[len(b.Turns)-1]
+		res.LastPrompt, res.LastPromptTime = last.Prompt, last.Time
+		if last.From != "" {
+			// Another party's input: the task is theirs, and says so.
+			res.LastPrompt = last.From + ": " + userText(last)
+		}
 	}
 	if stored != nil && len(stored.Summaries) > 0 {
 		sm := stored.Summaries[len(stored.Summaries)-1]

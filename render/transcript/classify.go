@@ -116,14 +116,13 @@ func isInterrupt(s string) bool {
 }
 
 // skipTags open user text that the harness wrote, not the user: command
-// output, caveats, bash output and protocol payloads.
+// output, caveats, bash output and protocol payloads. (Other parties'
+// messages are inputs: senderTags.)
 var skipTags = []string{
 	"local-command-stdout", "local-command-stderr", "local-command-caveat",
 	"bash-stdout", "bash-stderr", "bash-exit-code", "tick", "forked-skill-launch",
 	"fork-source", "fork-boilerplate", "message-files-missing", "message-files-moved",
-	"agent-message", "teammate-message", "cross-session-message", "channel", "slack-ping",
-	"slack-tag-message", "fetched-web-content", "remote-review", "coordinator-relay",
-	"skill-format", "user-prompt-submit-hook", "post-tool-use-hook", "system-reminder",
+	"fetched-web-content", "remote-review", "skill-format", "user-prompt-submit-hook", "post-tool-use-hook", "system-reminder",
 	"persisted-output",
 }
 
