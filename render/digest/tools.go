@@ -66,6 +66,9 @@ var describers = map[string]describer{
 	"TaskUpdate":           describeTaskUpdate,
 	"TaskGet":              describeTaskGet,
 	"TaskList":             describeTaskList,
+	"SendMessage":          describeSendMessage,
+	"TeamCreate":           describeTeamCreate,
+	"TeamDelete":           describeNothing,
 	"TodoWrite":            describeTodoWrite,
 	"TodoRead":             describeNothing,
 	"WebFetch":             describeWebFetch,
@@ -963,6 +966,59 @@ func describeTaskList(c *Call, _ string, ok bool) description {
 		}
 	}
 	return d
+}
+
+// describeSendMessage names a message to a teammate, the lead or another
+// agent: its recipient and its subject (the summary given, else the
+// message's first line, else a protocol message's type).
+func describeSendMessage(c *Call, _ string, _ bool) description {
+	var in struct {
+		To      string          `json:"to"`
+		Summary string          `json:"summary"`
+		Message json.RawMessage `json:"message"`
+	}
+	decodeInput(c, &in)
+	subject := clean(in.Summary, 80)
+	if subject == "" {
+		var text string
+		var proto struct {
+			Type string `json:"type"`
+		}
+		switch {
+		case json.Unmarshal(in.Message, &text) == nil:
+			subject = clean(firstLine(privacy.Strip(text)), 80)
+		case json.Unmarshal(in.Message, &proto) == nil:
+			subject = clean(strings.ReplaceAll(proto.Type, "_", " "), 40)
+		}
+	}
+	sal := ""
+	if to := clean(in.To, 40); to != "" {
+		sal = "to " + to
+	}
+	if subject != "" {
+		if sal != "" {
+			sal += ": "
+		}
+		sal += subject
+	}
+	return description{salient: sal}
+}
+
+// describeTeamCreate names the team an agent team's lead creates.
+func describeTeamCreate(c *Call, _ string, _ bool) description {
+	var in struct {
+		TeamName    string `json:"team_name"`
+		Description string `json:"description"`
+	}
+	decodeInput(c, &in)
+	sal := clean(in.TeamName, 40)
+	if d := clean(firstLine(privacy.Strip(in.Description)), 80); d != "" {
+		if sal != "" {
+			sal += " · "
+		}
+		sal += d
+	}
+	return description{salient: sal}
 }
 
 func describeTodoWrite(c *Call, _ string, _ bool) description {

@@ -47,7 +47,8 @@ type Record struct {
 	ID   string
 	Kind Kind
 	// Label says more than Kind where it helps: the tool's name, "mid-turn",
-	// "command", "bash", an observation's type.
+	// "command", "bash", the sender of another party's message ("Teammate
+	// team-lead"), an observation's type.
 	Label string
 	Time  time.Time
 	Text  string
@@ -114,8 +115,12 @@ func transcriptRecords(ctx context.Context, path, id string, emit func(Record)) 
 		case transcript.EvPrompt:
 			flush()
 			turn++
-			user(e, "")
+			user(e, privacy.Strip(e.From))
 		case transcript.EvMidTurn:
+			if e.From != "" {
+				user(e, privacy.Strip(e.From))
+				continue
+			}
 			user(e, "mid-turn")
 		case transcript.EvAnswer:
 			user(e, "answer")
