@@ -85,6 +85,9 @@ type Said struct {
 	// From names the party that sent Text, raw, when it is another
 	// party's message (transcript.Event.From).
 	From string
+	// Part marks another party's message that came in the entry that
+	// started the turn: part of its prompt.
+	Part bool
 	Text string
 }
 
@@ -154,11 +157,16 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 		b.Turns = make([]Turn, 0, t.Prompts)
 	}
 	cur := &b.Preamble
+	// part: the events so far are the messages of the entry that started
+	// the current turn.
+	part := false
 	add := func(it Item) {
 		items = append(items, it)
 		cur.Happened = items[first:len(items):len(items)]
 	}
 	for _, e := range t.Events {
+		wasPart := part
+		part = e.From != "" && (e.Kind == transcript.EvPrompt || e.Kind == transcript.EvMidTurn && wasPart)
 		switch e.Kind {
 		case transcript.EvPrompt:
 			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, From: e.From, Images: e.Images})
@@ -172,7 +180,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 				add(ideItem(c, t.Cwd, e.Time))
 			}
 		case transcript.EvMidTurn:
-			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Text: e.Text})
+			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Part: part, Text: e.Text})
 		case transcript.EvAnswer:
 			if !isBlank(clean(e.Text)) {
 				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})

@@ -55,6 +55,15 @@ func FuzzRender(f *testing.F) {
 				}
 			}
 		}
+		if len(b.Turns) > 0 && b.Turns[0].From != "" {
+			// The Original request repeats the first entry's messages.
+			senders++
+			for _, said := range b.Turns[0].MidTurn {
+				if said.Part {
+					senders++
+				}
+			}
+		}
 		if got := strings.Count(s, "\n**User** ("); got != users {
 			t.Fatalf("**User** lines = %d, turns of the user's = %d", got, users)
 		}

@@ -121,7 +121,7 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 	if len(b.Turns) == 0 {
 		w.WriteString("_(no prompt in this session yet)_\n")
 	} else {
-		writePrompt(w, &b.Turns[0])
+		writeOriginal(w, &b.Turns[0], newTimeFmt(b, loc))
 	}
 	p := &b.Preamble
 	if len(p.MidTurn)+len(p.Happened)+len(p.Reply)+len(p.Summaries) > 0 {
@@ -188,6 +188,37 @@ const (
 	longFirstPrompt = 600
 	sameAsOriginal  = "_(the Original request above, verbatim)_"
 )
+
+// writeOriginal writes the Original request: the first prompt or, when
+// other parties opened the session, the messages of its first entry, each
+// after its sender's heading.
+func writeOriginal(w *bytes.Buffer, t *Turn, tf *timeFmt) {
+	if t.From == "" {
+		writePrompt(w, t)
+		return
+	}
+	w.WriteString("**" + speaker(t) + "** (" + tf.format(t.Time) + ")\n\n")
+	writePrompt(w, t)
+	for _, s := range t.MidTurn {
+		if s.Part {
+			w.WriteString("\n**" + senderName(s.From) + "** (" + tf.format(s.Time) + ")\n\n")
+			w.WriteString(strings.TrimRight(Verbatim(s.Text), "\n"))
+			w.WriteByte('\n')
+		}
+	}
+}
+
+// inputText is the input that started a turn of other parties' messages:
+// each message of its entry after its sender ("Teammate team-lead: …").
+func inputText(t *Turn) string {
+	parts := []string{t.From + ": " + t.Prompt}
+	for _, s := range t.MidTurn {
+		if s.Part {
+			parts = append(parts, s.From+": "+s.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
 
 // writePrompt writes a turn's prompt body (without heading).
 func writePrompt(w *bytes.Buffer, t *Turn) {

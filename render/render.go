@@ -230,7 +230,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		res.LastPrompt, res.LastPromptTime = last.Prompt, last.Time
 		if last.From != "" {
 			// Another party's input: the task is theirs, and says so.
-			res.LastPrompt = last.From + ": " + userText(last)
+			res.LastPrompt = inputText(last)
 		}
 	}
 	if stored != nil && len(stored.Summaries) > 0 {

@@ -42,7 +42,7 @@ const (
 
 // stateTools are the tools whose calls the working state reads in full.
 var stateTools = map[string]bool{
-	"TodoWrite": true, "TaskCreate": true, "TaskUpdate": true, "ExitPlanMode": true,
+	"TodoWrite": true, "TaskCreate": true, "TaskUpdate": true, "TaskList": true, "ExitPlanMode": true,
 	"Bash": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true,
 }
 
@@ -175,8 +175,42 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 			s.taskOrder = append(s.taskOrder, n)
 		}
 		s.tasks[n] = &stateTask{subject: str(in.Subject), status: "pending", id: id()}
+	case "TaskList":
+		// The shared task list as it stands: it replaces what the session
+		// knew of it; later creations and updates apply to it.
+		if !d.HasResult || d.IsError {
+			return
+		}
+		list := taskList(str(result()))
+		if list == nil {
+			return
+		}
+		s.tasks, s.taskOrder = map[string]*stateTask{}, s.taskOrder[:0]
+		for _, tk := range list {
+			if _, dup := s.tasks[tk.n]; !dup {
+				s.taskOrder = append(s.taskOrder, tk.n)
+			}
+			s.tasks[tk.n] = &stateTask{subject: tk.subject, status: tk.status, id: id()}
+		}
 	case "TaskUpdate":
-		if tk := s.tasks[in.TaskID]; tk != nil && in.Status != "" {
+		n := strings.TrimPrefix(in.TaskID, "#")
+		tk := s.tasks[n]
+		if tk == nil && n != "" && (in.Status != "" || in.Subject != "") {
+			// A task of the shared list this session has not listed (a
+			// teammate's assignment): known by its number until listed.
+			if s.tasks == nil {
+				s.tasks = map[string]*stateTask{}
+			}
+			tk = &stateTask{subject: "task #" + n, status: "pending"}
+			s.tasks[n], s.taskOrder = tk, append(s.taskOrder, n)
+		}
+		if tk == nil {
+			return
+		}
+		if in.Subject != "" {
+			tk.subject, tk.id = str(in.Subject), id()
+		}
+		if in.Status != "" {
 			tk.status, tk.id = in.Status, id()
 		}
 	case "ExitPlanMode":
@@ -277,13 +311,21 @@ func (s *stateBuilder) lines(cwd string) []string {
 			open, proof = append(open, line), s.todoID
 		}
 	}
+	var ids []string // of the open tasks
 	for _, n := range s.taskOrder {
 		tk := s.tasks[n]
 		mark := map[string]string{"pending": "[ ] ", "in_progress": "[~] "}[tk.status]
 		if mark != "" {
 			if sub := oneLine(tk.subject, stateItemMax); sub != "" {
-				open = append(open, mark+sub+" ["+tk.id+"]")
+				open, ids = append(open, mark+sub), append(ids, tk.id)
 			}
+		}
+	}
+	for k := len(open) - len(ids); k < len(open); k++ {
+		// Tasks one TaskList showed share its id: named once, after the
+		// last of them.
+		if j := k - (len(open) - len(ids)); j+1 == len(ids) || ids[j+1] != ids[j] {
+			open[k] += " [" + ids[j] + "]"
 		}
 	}
 	add("Open tasks", open, proof, nil)
@@ -499,6 +541,32 @@ func taskNumber(result string) string {
 		return ""
 	}
 	return n
+}
+
+// listedTask is one line of TaskList's result: "#3 [pending] Subject",
+// perhaps with its owner and what blocks it after the subject.
+type listedTask struct{ n, status, subject string }
+
+// taskLine matches a line of TaskList's result.
+var taskLine = regexp.MustCompile(`^#(\S+) \[([a-z_]+)\] (.+)$`)
+
+// taskBlocked matches the note of the tasks blocking a listed task.
+var taskBlocked = regexp.MustCompile(` \[blocked by [^\]]*\]$`)
+
+// taskList reads TaskList's result: the tasks it lists, an empty list for
+// "No tasks found", nil for anything else.
+func taskList(result string) []listedTask {
+	list := []listedTask{}
+	for l := range strings.Lines(result) {
+		l = strings.TrimSpace(l)
+		if m := taskLine.FindStringSubmatch(l); m != nil {
+			list = append(list, listedTask{n: m[1], status: m[2], subject: taskBlocked.ReplaceAllString(m[3], "")})
+		}
+	}
+	if len(list) == 0 && !strings.HasPrefix(strings.TrimSpace(result), "No tasks") {
+		return nil
+	}
+	return list
 }
 
 // firstLine is the first line of s that is not blank, trimmed.

@@ -1013,10 +1013,11 @@ func describeTeamCreate(c *Call, _ string, _ bool) description {
 	decodeInput(c, &in)
 	sal := clean(in.TeamName, 40)
 	if d := clean(firstLine(privacy.Strip(in.Description)), 80); d != "" {
-		if sal != "" {
-			sal += " · "
+		if sal == "" {
+			sal = d
+		} else {
+			sal += " (" + d + ")"
 		}
-		sal += d
 	}
 	return description{salient: sal}
 }

@@ -17,7 +17,7 @@ type Kind string
 
 // Record kinds, as the kinds filter names them.
 const (
-	KindPrompt      Kind = "prompt"      // a genuine prompt, mid-turn words, a slash command's or bash-mode input
+	KindPrompt      Kind = "prompt"      // a genuine prompt, another party's message, mid-turn words, a slash command's or bash-mode input
 	KindAssistant   Kind = "assistant"   // a turn's assistant text
 	KindTool        Kind = "tool"        // one tool call: its input and result
 	KindObservation Kind = "observation" // a claude-mem observation
