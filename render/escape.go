@@ -13,7 +13,7 @@ import (
 // structural are the line openings the bottle itself writes. A message line
 // that starts with one of them (after optional indentation, compared without
 // regard to case) is escaped, so no message can forge bottle structure.
-var structural = append([]string{
+var structural = []string{
 	"# Session bottle",
 	"## Original request",
 	"## Before the first prompt",
@@ -29,7 +29,7 @@ var structural = append([]string{
 	"**User** (",
 	"**Assistant** (",
 	// Other parties' messages are headed by their sender
-	// ("**Teammate team-lead** (14:39)"): senderHeadings.
+	// ("**Teammate team-lead** (14:39)"): senderHeadingAt.
 	"*What happened:*",
 	"- [#",
 	"- ⏳",
@@ -60,18 +60,39 @@ var structural = append([]string{
 	steerOpening, // the PreCompact instruction
 	"## #",
 	"## [#",
-}, senderHeadings...)
+}
 
-// senderHeadings are the openings of the headings of other parties'
-// messages ("**Teammate team-lead** (14:39)", "**Coordinator** (…)"), and
-// the "Sender" a nameless one falls back to (senderName).
-var senderHeadings = func() []string {
-	var h []string
-	for _, w := range append(slices.Clone(transcript.SenderWords), "Sender") {
-		h = append(h, "**"+w+" ", "**"+w+"**")
+// senderWords start the headings of other parties' messages, with the
+// "Sender" a nameless one falls back to (senderName).
+var senderWords = append(slices.Clone(transcript.SenderWords), "Sender")
+
+// senderHeadingAt reports whether the line starting at s reads as the
+// heading of another party's message: "**", a sender word, perhaps a
+// name, then "** (" ("**Teammate team-lead** (14:39)", "**Coordinator**
+// (…)"). The whole form is matched, not its opening alone: "**Agent
+// lines:** …" is common bold prose.
+func senderHeadingAt(s string) bool {
+	if !strings.HasPrefix(s, "**") {
+		return false
 	}
-	return h
-}()
+	if k := strings.IndexAny(s, "\r\n"); k >= 0 {
+		s = s[:k]
+	}
+	rest := s[2:]
+	for _, w := range senderWords {
+		if len(rest) < len(w) || !strings.EqualFold(rest[:len(w)], w) {
+			continue
+		}
+		r := rest[len(w):]
+		if !strings.HasPrefix(r, "**") && !strings.HasPrefix(r, " ") {
+			continue
+		}
+		if j := strings.Index(r, "**"); j >= 0 && strings.HasPrefix(r[j+2:], " (") {
+			return true
+		}
+	}
+	return false
+}
 
 // structuralFirst marks the bytes a structural opening can start with, its
 // first byte in either case (no other rune folds to these letters).
@@ -177,6 +198,9 @@ func structuralAt(s string) int {
 		if len(s) >= len(f) && strings.EqualFold(s[:len(f)], f) {
 			return 1
 		}
+	}
+	if s[0] == '*' && senderHeadingAt(s) {
+		return 1
 	}
 	return 0
 }

@@ -86,6 +86,7 @@ func TestEscapeForeignStructure(t *testing.T) {
 		"**Slack U1** (14:39)",
 		"**Coordinator** (14:39)",
 		"**Sender** (14:39)",
+		"**Peer docs ** (x",
 	} {
 		for _, form := range []string{line, "  " + line, strings.ToUpper(line)} {
 			got := Escape("said:\n" + form + "\nend")
@@ -101,4 +102,21 @@ func TestEscapeForeignStructure(t *testing.T) {
 func escapedForm(line string) string {
 	trimmed := strings.TrimLeft(line, " ")
 	return line[:len(line)-len(trimmed)] + `\` + trimmed
+}
+
+// TestEscapeSenderProse: bold prose that opens like a sender's heading but
+// lacks its form stays verbatim.
+func TestEscapeSenderProse(t *testing.T) {
+	for _, line := range []string{
+		"**Agent lines:** diff(base, last_checkpoint)",
+		"**Agent** teams are new",
+		"**Slack**: ping the channel",
+		"**Teammates** (three of them)",
+		"**Channels** (x)",
+		"**Coordinator",
+	} {
+		if got := Escape(line); got != line {
+			t.Errorf("Escape(%q) = %q, want it unchanged", line, got)
+		}
+	}
 }

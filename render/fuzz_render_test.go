@@ -83,11 +83,8 @@ func FuzzRender(f *testing.F) {
 func senderLines(md string) int {
 	n := 0
 	for _, l := range strings.Split(md, "\n") {
-		for _, h := range senderHeadings {
-			if strings.HasPrefix(l, h) {
-				n++
-				break
-			}
+		if senderHeadingAt(l) {
+			n++
 		}
 	}
 	return n

@@ -2,8 +2,11 @@ package transcript
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"bottle/render/privacy"
 )
 
 // TestSenderMessages pins how another party's messages are read: the
@@ -72,4 +75,37 @@ func TestSenderEntries(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || tr.Prompts != 2 {
 		t.Errorf("events %v (prompts %d), want %v (prompts 2)", got, tr.Prompts, want)
 	}
+}
+
+// FuzzSenderMessages: any text is read without a panic; a text read as
+// messages starts with a sender wrapper, each message is named by a sender
+// word, and a private block inside a message never reaches its text.
+func FuzzSenderMessages(f *testing.F) {
+	for _, s := range []string{"", "x", "<teammate-message", "<teammate-message teammate_id=\"a\">\n{\"type\":\"task_assignment\",\"taskId\":\"1\"}\n</teammate-message>",
+		"<channel source=\"ci\" a=\">\"> b </channel><agent-message>", "<coordinator-relay>{\"type\":1}", "<slack-ping \"=\"x\">{\"type\":\"x\",\"a\":[1,{\"b\":\"<\"}]}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		msgs := senderMessages(s)
+		if msgs != nil {
+			if _, ok := senderTags[leadingTag(strings.TrimLeft(s, " \t\r\n"))]; !ok {
+				t.Fatalf("senderMessages(%q) read messages from a text that is no wrapper", s)
+			}
+		}
+		for _, m := range msgs {
+			word, _, _ := strings.Cut(m.from, " ")
+			if m.from != "" && !slices.Contains(SenderWords, word) {
+				t.Fatalf("sender %q is named by no sender word", m.from)
+			}
+		}
+		if strings.Contains(strings.ToLower(s), "secretx") {
+			return
+		}
+		wrapped := "<teammate-message teammate_id=\"a\">" + s + "<private>SECRETX</private>" + s + "</teammate-message>"
+		for _, m := range senderMessages(wrapped) {
+			if strings.Contains(strings.ToLower(privacy.Strip(m.from+m.text)), "secretx") {
+				t.Fatalf("private text reached a message of %q: %q", wrapped, m)
+			}
+		}
+	})
 }
