@@ -140,22 +140,29 @@ func TestClassification(t *testing.T) {
 			if got := strings.Count(md, "\n**User** ("); got != tt.turns {
 				t.Errorf("**User** headings = %d, want %d", got, tt.turns)
 			}
-			for _, s := range tt.contains {
-				if !strings.Contains(md, s) {
-					t.Errorf("bottle lacks %q", s)
-				}
-			}
-			for _, s := range tt.forbidden {
-				if strings.Contains(md, s) {
-					t.Errorf("bottle contains %q", s)
-				}
-			}
+			checkText(t, md, tt.contains, tt.forbidden)
 			got := res.Diag
 			got.Lines, got.Entries = 0, 0
 			if got != tt.diag {
 				t.Errorf("Diag = %+v, want %+v", got, tt.diag)
 			}
 		})
+	}
+}
+
+// checkText reports each of contains that md lacks and each of forbidden
+// that it holds.
+func checkText(t *testing.T, md string, contains, forbidden []string) {
+	t.Helper()
+	for _, s := range contains {
+		if !strings.Contains(md, s) {
+			t.Errorf("bottle lacks %q", s)
+		}
+	}
+	for _, s := range forbidden {
+		if strings.Contains(md, s) {
+			t.Errorf("bottle contains %q", s)
+		}
 	}
 }
 

@@ -66,16 +66,7 @@ func TestOtherParties(t *testing.T) {
 			if res.Turns != tt.turns {
 				t.Errorf("Turns = %d, want %d", res.Turns, tt.turns)
 			}
-			for _, s := range tt.contains {
-				if !strings.Contains(md, s) {
-					t.Errorf("bottle lacks %q", s)
-				}
-			}
-			for _, s := range tt.forbidden {
-				if strings.Contains(md, s) {
-					t.Errorf("bottle contains %q", s)
-				}
-			}
+			checkText(t, md, tt.contains, tt.forbidden)
 			task, generated := res.CurrentTask()
 			if line := TaskLine(task); generated || !strings.HasPrefix(line, tt.task) {
 				t.Errorf("Current task = %q (generated %v), want it to start with %q", line, generated, tt.task)
