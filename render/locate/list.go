@@ -137,7 +137,11 @@ func firstPromptOf(ctx context.Context, path string) string {
 	}
 	for _, e := range t.Events {
 		if e.Kind == transcript.EvPrompt {
-			s := shownLine(e.Text, 100)
+			text := e.Text
+			if e.From != "" {
+				text = e.From + ": " + text // another party's input
+			}
+			s := shownLine(text, 100)
 			if s == "" {
 				s = "(private)"
 			}

@@ -213,6 +213,27 @@ func jsonValueText(v json.RawMessage) string {
 	return strings.TrimSpace(b.String())
 }
 
+// userSenderMessages reads the messages of a user message without tool
+// results whose text starts with a sender wrapper; nil for any other
+// (looked at without joining its blocks: most are not).
+func userSenderMessages(c userContent) []message {
+	if len(c.texts) == 0 {
+		return nil
+	}
+	k := 0
+	for k < len(c.texts)-1 && isBlank(c.texts[k]) {
+		k++
+	}
+	t := strings.TrimLeft(c.texts[k], " \t\r\n")
+	if !strings.HasPrefix(t, "<") {
+		return nil
+	}
+	if _, ok := senderTags[leadingTag(t)]; !ok {
+		return nil
+	}
+	return senderMessages(userText(c))
+}
+
 // userText is a user message's words as classification reads them: its
 // text blocks, joined.
 func userText(c userContent) string { return strings.Join(c.texts, "\n\n") }

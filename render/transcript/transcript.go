@@ -1010,7 +1010,7 @@ func (p *parser) user(r *lineRec, ts time.Time) {
 	}
 	// Another party's messages are inputs even when the harness marks
 	// them meta (it does for some senders).
-	if msgs := senderMessages(userText(c)); msgs != nil {
+	if msgs := userSenderMessages(c); msgs != nil {
 		for i, ev := range inputEvents(msgs, c, ts) {
 			if i == 0 {
 				p.t.Prompts++
