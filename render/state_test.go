@@ -104,3 +104,24 @@ func TestIsCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskList pins what the Open tasks line reads of TaskList's result:
+// each "#N [status] subject" line, without the note of what blocks it;
+// "No tasks found" is an empty list, anything else no list at all.
+func TestTaskList(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []listedTask
+	}{
+		{"list", "#1 [completed] Design (lead)\n#2 [in_progress] Write tests\n#3 [pending] Bench [blocked by #2, #1]\n",
+			[]listedTask{{"1", "completed", "Design (lead)"}, {"2", "in_progress", "Write tests"}, {"3", "pending", "Bench"}}},
+		{"none", "No tasks found", []listedTask{}},
+		{"error text", "Error: team not found", nil},
+		{"prose with a hash", "See #4 for details", nil},
+	}
+	for _, tt := range tests {
+		if got := taskList(tt.in); !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("%s: taskList(%q) = %#v, want %#v", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
