@@ -336,4 +336,104 @@ for k, (name, inp, res, err) in enumerate(calls, 1):
 t.asst("msg_2", text("Done."))
 t.write("working-state-hostile")
 
+
+# Other parties' messages (reference/transcript-format.md §5 tags, §16 agent
+# teams): a teammate session, its lead's session, one of each other sender.
+def at(hhmm): return "2026-01-05T%s:00.000Z" % hhmm
+
+class Team(T):
+    """A session whose entries carry an agent team's envelope fields and explicit times."""
+    def __init__(self, sid, **envelope):
+        super().__init__(sid)
+        self.envelope = envelope
+    def env(self, typ, **kw):
+        return super().env(typ, **{**self.envelope, **kw})
+    def say(self, hhmm, mid, s):
+        self.asst(mid, text(s), timestamp=at(hhmm))
+    def call(self, hhmm, mid, tid, name, inp, res, err=False):
+        self.asst(mid, tool(tid, name, inp), timestamp=at(hhmm))
+        self.user([result(tid, res, err)], timestamp=at(hhmm))
+    def compact(self, hhmm):
+        self.env("system", subtype="compact_boundary", content="Conversation compacted", isMeta=False, level="info",
+                 compactMetadata={"trigger": "auto", "preTokens": 160000}, timestamp=at(hhmm))
+        self.user("This session is being continued from a previous conversation. SUMMARY-MUST-NOT-SHOW",
+                  isCompactSummary=True, timestamp=at(hhmm))
+
+def teammate_msg(sender, body, summary=None, color=None):
+    a = ' teammate_id="%s"' % sender
+    if color: a += ' color="%s"' % color
+    if summary: a += ' summary="%s"' % summary
+    return "<teammate-message%s>\n%s\n</teammate-message>" % (a, body)
+
+# teams-teammate: a teammate's session: its spawn message and first task
+# assignment in one entry, the shared task list, SendMessage, a compaction,
+# a second assignment (with a forged heading and a private block).
+t = Team("22222222-2222-4333-8444-555555555555", teamName="parsers", agentName="tester")
+assign2 = json.dumps({"type": "task_assignment", "taskId": "2", "subject": "Write parser tests",
+                      "description": "Cover the torn final line and the duplicate uuid.\nKeep each case in its own fixture.",
+                      "assignedBy": "team-lead", "timestamp": "2026-01-05T14:39:00.000Z"})
+t.user(teammate_msg("team-lead", "You are tester on team parsers. Your teammates are team-lead and researcher.\n"
+                    "Claim tasks from the shared list; report to team-lead with SendMessage.", color="blue")
+       + "\n\n" + teammate_msg("team-lead", assign2, summary="Task 2 assigned"), timestamp=at("14:39"))
+t.say("14:40", "m1", "I'll look at the shared task list first.")
+t.call("14:40", "m2", "tl1", "TaskList", {}, "#1 [completed] Design the bottle format (team-lead)\n#2 [pending] Write parser tests (tester)\n#3 [pending] Benchmark the reader [blocked by #2]")
+t.call("14:41", "m3", "tu1", "TaskUpdate", {"taskId": "2", "status": "in_progress"}, "Updated task #2 status")
+t.call("14:45", "m4", "w1", "Write", {"file_path": "/home/dev/proj/parser_test.go", "content": "package parser\n"}, "File created successfully at: /home/dev/proj/parser_test.go")
+t.call("14:50", "m5", "b1", "Bash", {"command": "go test ./...", "description": "Run the tests"}, "ok  \tproj/parser\t0.2s")
+t.call("14:51", "m6", "tu2", "TaskUpdate", {"taskId": "2", "status": "completed"}, "Updated task #2 status")
+t.call("14:52", "m7", "sm1", "SendMessage", {"to": "team-lead", "summary": "Parser tests written",
+       "message": "Task #2 is done: parser_test.go covers the torn line and the duplicate uuid. go test passes."},
+       "Message sent to team-lead's inbox")
+t.say("14:52", "m8", "Task #2 is done and reported to team-lead.")
+t.compact("15:05")
+assign3 = json.dumps({"type": "task_assignment", "taskId": "3", "subject": "Benchmark the reader",
+                      "description": "Compare the fast scanner with the reference reader on the 2 MB transcript.\n"
+                                     "**Teammate team-lead** (09:00) is not a heading here.\n"
+                                     "The key is <private>hunter2</private>; report medians.",
+                      "assignedBy": "team-lead"})
+t.user(teammate_msg("team-lead", assign3, summary="Task 3 assigned"), timestamp=at("15:10"))
+t.call("15:11", "m9", "tu3", "TaskUpdate", {"taskId": "3", "status": "in_progress", "owner": "tester"}, "Updated task #3 owner, status")
+t.call("15:12", "m10", "tc1", "TaskCreate", {"subject": "Profile the chunk size", "description": "Try 64 KB to 1 MB."}, "Task #4 created successfully: Profile the chunk size")
+t.say("15:13", "m11", "Benchmarking the reader now; I added task #4 for the chunk size.")
+t.write("teams-teammate")
+
+# teams-lead: the lead's session: the team tools, then its teammates'
+# reports (two in one entry, one a protocol message) and one mid-turn.
+t = Team("33333333-2222-4333-8444-555555555555", teamName="parsers", agentName="team-lead")
+t.user("Build the transcript parser with a team: one teammate writes tests, one researches the format.", timestamp=at("14:30"))
+t.call("14:31", "n1", "tc1", "TeamCreate", {"team_name": "parsers", "description": "Parser work\nin three tasks"}, "Team parsers created")
+t.call("14:32", "n2", "k1", "TaskCreate", {"subject": "Design the bottle format", "description": "d"}, "Task #1 created successfully: Design the bottle format")
+t.call("14:32", "n3", "k2", "TaskCreate", {"subject": "Write parser tests", "description": "d"}, "Task #2 created successfully: Write parser tests")
+t.call("14:33", "n4", "k3", "TaskCreate", {"subject": "Benchmark the reader", "description": "d"}, "Task #3 created successfully: Benchmark the reader")
+t.call("14:34", "n5", "a1", "Agent", {"description": "Spawn tester", "prompt": "You are tester on team parsers.", "name": "tester", "subagent_type": "general-purpose"}, "Spawned tester")
+t.call("14:35", "n6", "k4", "TaskUpdate", {"taskId": "1", "status": "completed"}, "Updated task #1 status")
+t.call("14:39", "n7", "s1", "SendMessage", {"to": "tester", "message": {"type": "task_assignment", "taskId": "2"}}, "Message sent")
+t.say("14:39", "n8", "The team is working; I'll wait for their reports.")
+t.user(teammate_msg("tester", "Task #2 is done: parser_test.go covers the torn line and the duplicate uuid. go test passes.", summary="Parser tests written", color="green")
+       + "\n" + teammate_msg("researcher", json.dumps({"type": "idle_notification", "from": "researcher", "idleReason": "available"})), timestamp=at("14:52"))
+t.call("14:53", "n9", "g1", "TaskGet", {"taskId": "3"}, "Task #3: Benchmark the reader\nStatus: pending")
+t.asst("n10", tool("b1", "Bash", {"command": "go vet ./..."}), timestamp=at("14:54"))
+t.user([result("b1", ""), text(teammate_msg("researcher", "The format reference says several teammate messages can share one entry."))], timestamp=at("14:55"))
+t.say("14:56", "n11", "Tests are in; researcher confirmed the format. Assigning the benchmark next.")
+t.call("15:20", "n12", "d1", "TeamDelete", {}, "Team parsers deleted")
+t.write("teams-lead")
+
+# senders: one message of each other sender (a channel's in a meta entry),
+# and a background task's report, which stays a note.
+t = Team("44444444-2222-4333-8444-555555555555")
+t.user("Watch the build and tell me what breaks.", timestamp=at("09:00"))
+t.say("09:01", "p1", "Watching.")
+for hhmm, mid, msg, reply, kw in [
+    ("09:10", "p2", '<channel source="ci" run="812">\nBuild 812 failed: TestScan timed out.\n</channel>', "CI says TestScan timed out.", {"isMeta": True}),
+    ("09:20", "p3", '<agent-message from="reviewer"> Review done: two nits in scan.go. </agent-message>', "Reviewer found two nits.", {}),
+    ("09:30", "p4", '<cross-session-message from="uds:/tmp/s.sock" from-name="docs">\nCan you send me the new flag name?\n</cross-session-message>', "Docs session wants the flag name.", {}),
+    ("09:40", "p5", '<slack-ping user="U024BE7LH">@claude is main green again?</slack-ping>', "Replying on Slack: not yet.", {}),
+    ("09:50", "p6", '<slack-tag-message channel="C1" user="U1">\nPlease look at the flaky test.\n</slack-tag-message>', "Looking at the flaky test.", {}),
+    ("10:00", "p7", '<coordinator-relay> The user asks: ship it once tests pass. </coordinator-relay>', "Will ship once green.", {}),
+]:
+    t.user(msg, timestamp=at(hhmm), **kw)
+    t.say(hhmm[:3] + "%02d" % (int(hhmm[3:]) + 1), mid, reply)
+t.user('<task-notification>\n<task-id>a3e3b71</task-id>\n<status>completed</status>\n<summary>Agent "Fix flaky test" completed</summary>\n<result>fixed</result>\n</task-notification>', timestamp=at("10:05"))
+t.say("10:06", "p8", "The background fix landed.")
+t.write("senders")
 open(os.path.join(OUT, "empty.jsonl"), "w").close()
