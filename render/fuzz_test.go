@@ -13,7 +13,8 @@ import (
 // openings it compares by first byte as comparing with them all does.
 func FuzzEscape(f *testing.F) {
 	for _, s := range []string{"**User** (10:41)", "---", "a\r---\r\n- [#1] x", "  ## Original request", "↳ x", "mode: full", "plain",
-		"CURRENT TASK", "- open TASKS: x", "last ACTIVE: now", "- ↳ y", "Mode:x\nPROJECT: p"} {
+		"CURRENT TASK", "- open TASKS: x", "last ACTIVE: now", "- ↳ y", "Mode:x\nPROJECT: p",
+		"**Teammate team-lead** (14:39)", "**coordinator** (", "**Agent lines:** x", "**Sender x ** (\r"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -56,6 +57,9 @@ func structuralAtAll(s string) int {
 		if len(s) >= len(f) && strings.EqualFold(s[:len(f)], f) {
 			return 1
 		}
+	}
+	if senderHeadingAt(s) {
+		return 1
 	}
 	return 0
 }
