@@ -71,3 +71,55 @@ func asExit(err error, ex *exitError) bool {
 	*ex = e
 	return ok
 }
+
+// TestSearchQueryArgs: a -word after the query's first word is part of the
+// query (README: hookbin search "go test" -flaky), the flags are the known
+// ones wherever they stand, and -- ends the flags.
+func TestSearchQueryArgs(t *testing.T) {
+	env := searchEnv(t)
+	// basic.jsonl: t1 is a Glob that found main.go and util.go, a1 the
+	// reply "There are two: main.go and util.go" (ranked first).
+	tests := []struct {
+		args []string
+		want []string // hit ids; nil: a usage error
+	}{
+		{[]string{"util.go"}, []string{"a1", "t1"}},
+		{[]string{"util.go", "-two"}, []string{"t1"}},
+		{[]string{"util.go", "-two", "--kind", "tool"}, []string{"t1"}},
+		{[]string{"util.go", "-two", "-Glob"}, []string{}},
+		{[]string{"--kind", "tool", "util.go", "-Glob"}, []string{}},
+		{[]string{"util.go", "--kind=assistant"}, []string{"a1"}},
+		{[]string{"util.go", "-kind", "assistant"}, []string{"a1"}}, // a known flag, one dash
+		{[]string{"--", "util.go", "-kind"}, []string{"a1", "t1"}},
+		{[]string{"util.go", "--", "--kind", "tool"}, []string{}}, // after --, words: "--kind" and "tool"
+		{[]string{"util.go", "-"}, []string{}},                    // a lone - is a word, and no record holds one
+		{[]string{"-main.go", "util.go"}, nil},                    // before the query: an unknown flag
+		{[]string{"util.go", "--mian"}, nil},                      // --word: a mistyped flag
+		{[]string{"util.go", "--limit"}, nil},                     // a known flag without its value
+	}
+	for _, tt := range tests {
+		args := append([]string{"search", "--session", searchSID, "--json"}, tt.args...)
+		out, _, err := runCmd(t, env, args...)
+		if tt.want == nil {
+			var ex exitError
+			if err == nil || !asExit(err, &ex) || ex.code != 2 {
+				t.Errorf("%q: error %v, want a usage error (exit 2)", tt.args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.args, err)
+			continue
+		}
+		got := []string{}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var h jsonHit
+			if l != "" && json.Unmarshal([]byte(l), &h) == nil {
+				got = append(got, h.ID)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%q: hits %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"bottle/render"
 	"bottle/render/locate"
 	"bottle/render/search"
 )
@@ -207,7 +208,8 @@ func cut(s string, n int) string {
 
 // searchHistory runs a checked search and lays out the page.
 func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResult {
-	o := search.Options{Query: a.q, Kinds: a.kinds, File: a.file, Limit: a.limit, Offset: a.offset, DBPath: d.Env.DBPath()}
+	o := search.Options{Query: a.q, Kinds: a.kinds, File: a.file, Limit: a.limit, Offset: a.offset, DBPath: d.Env.DBPath(),
+		Own: search.Own{BottlesDir: d.Env.BottlesDir(), Tools: render.AllToolNames()}}
 	var notes []string
 	if o.DBPath != "" {
 		if _, err := os.Stat(o.DBPath); err == nil {
