@@ -57,6 +57,10 @@ type PointerInput struct {
 	// MCP names the tools as the model sees them in this install; the zero
 	// value is [SettingsNames].
 	MCP MCPNames
+	// NotRefreshed, when not zero, says the bottle could not be rendered
+	// or written at this compaction: the pointer names the bottle as it
+	// was last written, at NotRefreshed, and says its end is missing.
+	NotRefreshed time.Time
 }
 
 // StaleAfter is the age past which the pointer warns that the record may
@@ -86,6 +90,10 @@ func Pointer(p PointerInput) string {
 			b.WriteString(fmt.Sprintf("- This record is %d days old: verify its state against the working tree before acting on it.\n",
 				int(age/(24*time.Hour))))
 		}
+	}
+	if !p.NotRefreshed.IsZero() {
+		b.WriteString("- It could not be refreshed now; it was last rendered at " + p.NotRefreshed.UTC().Format(time.RFC3339) + ", so what\n" +
+			"  happened after that is missing from it. Call " + p.MCP.Tool("render_bottle") + " to try again.\n")
 	}
 	if p.NeedsPaging {
 		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with " + p.MCP.Tool("read_bottle") + "\n" +
@@ -131,12 +139,13 @@ func pointerHead(path, id string) string {
 // the transcript at transcriptPath on resume (what follows its last
 // compaction) holds a SessionStart pointer to the bottle at bottlePath of
 // session sessionID ([HoldsPointer]).
-func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (bool, error) {
-	texts, err := transcript.StartContexts(ctx, transcriptPath)
+// compacted says the transcript holds a compaction at all.
+func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (held, compacted bool, err error) {
+	texts, compacted, err := transcript.StartContexts(ctx, transcriptPath)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
-	return HoldsPointer(texts, bottlePath, sessionID), nil
+	return HoldsPointer(texts, bottlePath, sessionID), compacted, nil
 }
 
 // HoldsPointer reports whether any of texts (what SessionStart hooks

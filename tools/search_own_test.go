@@ -104,3 +104,27 @@ func mustParse(t *testing.T, q string) search.Query {
 	}
 	return p
 }
+
+// TestSearchHistoryUnknownSession: a session with no transcript and no
+// records in claude-mem is an isError result that says what to do, like
+// read_bottle's, with and without a database; a session claude-mem alone
+// holds is searched.
+func TestSearchHistoryUnknownSession(t *testing.T) {
+	const unknown = "eeeeeeee-5555-4555-8555-555555555555"
+	f := searchFixture(t)
+	c := newClient(t, f.deps)
+	args := map[string]any{"query": "zebra", "session_id": unknown}
+	msg := wantError(t, call(t, c, "search_history", args), "Nothing to search for session "+unknown, "Check the session id", sidA)
+	rb := wantError(t, call(t, c, "read_bottle", map[string]any{"session_id": unknown}), "Nothing to render for session "+unknown)
+	if strings.Contains(msg, "<private>") || strings.Contains(rb, "<private>") {
+		t.Errorf("an error shows private text:\n%s\n%s", msg, rb)
+	}
+	if got := hits(wantOK(t, call(t, c, "search_history", map[string]any{"query": "zebra", "session_id": sidB}))); len(got) == 0 {
+		t.Error("a claude-mem-only session: no hits")
+	}
+	if err := os.Remove(f.deps.Env.DBPath()); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, call(t, c, "search_history", args), "Nothing to search for session "+unknown)
+	wantOK(t, call(t, c, "search_history", map[string]any{"query": "widget", "session_id": sidA}))
+}
