@@ -837,6 +837,11 @@ func TestSessionStartStalePointer(t *testing.T) {
 		}
 		t.Cleanup(func() { renderBottle = old })
 	}
+	// failingRender: a compacted session whose render fails.
+	failingRender := func(t *testing.T, w *hookWorld) string {
+		failing(t)
+		return w.transcript(t, id, "compaction")
+	}
 	tests := []struct {
 		name   string
 		source string
@@ -855,22 +860,10 @@ func TestSessionStartStalePointer(t *testing.T) {
 			}
 			return dir
 		}, fullHead, "full", "not refreshed (transcript_path "},
-		{"compact: reconstructed bottle", "compact", func(t *testing.T, w *hookWorld) string {
-			failing(t)
-			return w.transcript(t, id, "compaction")
-		}, reconHead, "reconstructed", "not refreshed (render "},
-		{"compact: no bottle", "compact", func(t *testing.T, w *hookWorld) string {
-			failing(t)
-			return w.transcript(t, id, "compaction")
-		}, "", "", ""},
-		{"compact: a folder for the bottle", "compact", func(t *testing.T, w *hookWorld) string {
-			failing(t)
-			return w.transcript(t, id, "compaction")
-		}, "dir", "", ""},
-		{"resume of a compacted session", "resume", func(t *testing.T, w *hookWorld) string {
-			failing(t)
-			return w.transcript(t, id, "compaction")
-		}, fullHead, "full", "not refreshed (render "},
+		{"compact: reconstructed bottle", "compact", failingRender, reconHead, "reconstructed", "not refreshed (render "},
+		{"compact: no bottle", "compact", failingRender, "", "", ""},
+		{"compact: a folder for the bottle", "compact", failingRender, "dir", "", ""},
+		{"resume of a compacted session", "resume", failingRender, fullHead, "full", "not refreshed (render "},
 		{"resume, pointer already in the context", "resume", func(t *testing.T, w *hookWorld) string {
 			failing(t)
 			tp := w.transcript(t, id, "compaction")
