@@ -42,16 +42,22 @@ func StartContexts(ctx context.Context, path string) (texts []string, compacted 
 	if err != nil {
 		return nil, false, fmt.Errorf("read transcript %s: %w", path, err)
 	}
-	err = backLines(ctx, f, fi.Size(), func(line []byte) bool {
+	texts, compacted, err = startContexts(ctx, f, fi.Size())
+	if err != nil {
+		return nil, false, fmt.Errorf("read transcript %s: %w", path, err)
+	}
+	return texts, compacted, nil
+}
+
+// startContexts is StartContexts of the first size bytes of r.
+func startContexts(ctx context.Context, r io.ReaderAt, size int64) (texts []string, compacted bool, err error) {
+	err = backLines(ctx, r, size, func(line []byte) bool {
 		t, boundary := contextLine(line)
 		texts = append(texts, t...)
 		compacted = boundary
 		return !boundary
 	})
-	if err != nil {
-		return nil, false, fmt.Errorf("read transcript %s: %w", path, err)
-	}
-	return texts, compacted, nil
+	return texts, compacted, err
 }
 
 // Markers a line must hold to be decoded at all: most lines hold none.

@@ -138,11 +138,7 @@ func FuzzStartContexts(f *testing.F) {
 	f.Add([]byte(ctxHook("a") + "\r\n" + ctxPrompt("x")))
 	f.Add([]byte("\n\n" + ctxBoundary()))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(t.TempDir(), "f.jsonl")
-		if err := os.WriteFile(p, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		got, compacted, err := StartContexts(context.Background(), p)
+		got, compacted, err := startContexts(context.Background(), bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			t.Fatal(err)
 		}
