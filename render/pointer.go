@@ -73,10 +73,7 @@ const StaleAfter = 7 * 24 * time.Hour
 // p holds.
 func Pointer(p PointerInput) string {
 	path := shownField(p.BottlePath, pathMaxUnits)
-	id := p.SessionID
-	if !locate.ValidID(id) {
-		id = shownField(id, 128)
-	}
+	id := shownID(p.SessionID)
 	task := TaskLine(p.CurrentTask)
 	if task == "" {
 		task = "not recorded — the end of the bottle shows where the session stopped."
@@ -127,6 +124,14 @@ func Pointer(p PointerInput) string {
 	return clampText(b.String(), PointerMaxUnits, PointerMaxLines)
 }
 
+// shownID is a session id as the pointer shows it.
+func shownID(id string) string {
+	if !locate.ValidID(id) {
+		return shownField(id, 128)
+	}
+	return id
+}
+
 // pointerHead is the pointer's first three lines: heading, instruction and
 // the bottle's path with the session id, both as shown ([shownField]).
 func pointerHead(path, id string) string {
@@ -138,8 +143,8 @@ func pointerHead(path, id string) string {
 // PointerInContext reports whether the context Claude Code restores from
 // the transcript at transcriptPath on resume (what follows its last
 // compaction) holds a SessionStart pointer to the bottle at bottlePath of
-// session sessionID ([HoldsPointer]).
-// compacted says the transcript holds a compaction at all.
+// session sessionID ([HoldsPointer]), and whether the transcript holds a
+// compaction at all.
 func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (held, compacted bool, err error) {
 	texts, compacted, err := transcript.StartContexts(ctx, transcriptPath)
 	if err != nil {
@@ -154,11 +159,7 @@ func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID
 // as [Pointer] writes them. A pointer to another session's bottle, or to
 // another path, does not count.
 func HoldsPointer(texts []string, bottlePath, sessionID string) bool {
-	id := sessionID
-	if !locate.ValidID(id) {
-		id = shownField(id, 128)
-	}
-	head := pointerHead(shownField(bottlePath, pathMaxUnits), id)
+	head := pointerHead(shownField(bottlePath, pathMaxUnits), shownID(sessionID))
 	for _, t := range texts {
 		if strings.Contains(t, head) {
 			return true
