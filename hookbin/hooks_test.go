@@ -667,3 +667,270 @@ INSERT INTO session_summaries (memory_session_id, project, request, next_steps, 
 		t.Errorf("log: %q", w.logLines(t))
 	}
 }
+
+// persistLine is the attachment Claude Code appends to the transcript for a
+// SessionStart answer's additionalContext: "332" and "197" are the shapes
+// of those versions (captured by the e2e test; 2.1.332 adds the rendered
+// reminder). session is the line's sessionId; sidechain marks a subagent's.
+func persistLine(t *testing.T, version, session, additionalContext string, sidechain bool) string {
+	t.Helper()
+	att := map[string]any{"type": "hook_additional_context", "content": []string{additionalContext},
+		"hookName": "SessionStart", "toolUseID": "SessionStart", "hookEvent": "SessionStart"}
+	e := map[string]any{"parentUuid": "aaaaaaaa-0000-4000-8000-000000000004", "isSidechain": sidechain, "attachment": att,
+		"type": "attachment", "uuid": "aaaaaaaa-0000-4000-8000-0000000000f1", "timestamp": "2026-03-01T10:20:00.000Z",
+		"userType": "external", "cwd": "/home/dev/proj", "sessionId": session, "version": "2.1.197"}
+	if version == "332" {
+		e["version"] = "2.1.332"
+		e["rendered"] = []map[string]any{{"content": "<system-reminder>\nSessionStart hook additional context: " + additionalContext + "\n</system-reminder>"}}
+		e["renderedRole"] = "system"
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// hookSuccessLine is the hook_success attachment both versions write next
+// to it: the answer as stdout, which the model does not see.
+func hookSuccessLine(t *testing.T, session, stdout string) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"parentUuid": "aaaaaaaa-0000-4000-8000-000000000004", "isSidechain": false,
+		"attachment": map[string]any{"type": "hook_success", "hookName": "SessionStart:resume", "toolUseID": "x", "hookEvent": "SessionStart",
+			"content": "", "stdout": stdout, "stderr": "", "exitCode": 0},
+		"type": "attachment", "uuid": "aaaaaaaa-0000-4000-8000-0000000000f0", "sessionId": session})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// compactLines are a compaction's boundary and summary.
+const compactLines = `{"parentUuid":null,"logicalParentUuid":"aaaaaaaa-0000-4000-8000-000000000004","isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"timestamp":"2026-03-01T10:30:00.000Z","uuid":"aaaaaaaa-0000-4000-8000-0000000000b2","level":"info","compactMetadata":{"trigger":"manual","preTokens":120}}
+{"parentUuid":"aaaaaaaa-0000-4000-8000-0000000000b2","isSidechain":false,"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation."},"isVisibleInTranscriptOnly":true,"isCompactSummary":true,"uuid":"aaaaaaaa-0000-4000-8000-0000000000b3","timestamp":"2026-03-01T10:30:01.000Z"}
+`
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSessionStartOnePointerPerContext: a resume (or fork) whose restored
+// context already holds bottle's pointer to this session's bottle (persisted
+// after the last compaction) gets no second pointer, while the bottle is
+// still refreshed; every other case gets the full pointer.
+func TestSessionStartOnePointerPerContext(t *testing.T) {
+	const (
+		id    = "11111111-2222-4333-8444-555555555555"
+		other = "99999999-2222-4333-8444-555555555555"
+	)
+	tests := []struct {
+		name   string
+		source string
+		// after builds what Claude Code appended to the transcript after
+		// the compact hook answered ptr (the pointer of this session) and
+		// otherPtr (a pointer of another session).
+		after       func(t *testing.T, ptr, otherPtr string) string
+		wantPointer bool
+	}{
+		{"332: compact pointer persisted", "resume", func(t *testing.T, ptr, _ string) string {
+			return hookSuccessLine(t, id, "{}") + persistLine(t, "332", id, ptr, false)
+		}, false},
+		{"197: compact pointer persisted", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "197", id, ptr, false)
+		}, false},
+		{"fork with this session's pointer", "fork", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, ptr, false)
+		}, false},
+		{"pointer joined with another hook's context", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, "another plugin's context\n"+ptr, false)
+		}, false},
+		{"nothing persisted (the answer was lost)", "resume", func(*testing.T, string, string) string { return "" }, true},
+		{"only the hook_success stdout", "resume", func(t *testing.T, ptr, _ string) string {
+			b, _ := sessionStartAnswer(ptr)
+			return hookSuccessLine(t, id, string(b))
+		}, true},
+		{"pointer before the last compaction", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, ptr, false) + compactLines
+		}, true},
+		{"another session's pointer", "resume", func(t *testing.T, _, otherPtr string) string {
+			return persistLine(t, "332", id, otherPtr, false)
+		}, true},
+		{"pointer in a subagent's line", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, ptr, true)
+		}, true},
+		{"pointer to another bottle path", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, strings.Replace(ptr, "/bottles/", "/old-bottles/", 1), false)
+		}, true},
+		{"pointer quoted in a prompt", "resume", func(t *testing.T, ptr, _ string) string {
+			b, _ := json.Marshal(map[string]any{"parentUuid": nil, "isSidechain": false, "type": "user", "uuid": "aaaaaaaa-0000-4000-8000-0000000000c1",
+				"sessionId": id, "timestamp": "2026-03-01T10:40:00.000Z", "message": map[string]any{"role": "user", "content": "look: " + ptr}})
+			return string(b) + "\n"
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newHookWorld(t)
+			tp := w.transcript(t, id, "compaction")
+			otp := w.transcript(t, other, "compaction")
+			pay := func(sid, path, source string) string {
+				return payloadJSON(t, map[string]any{"session_id": sid, "transcript_path": path, "hook_event_name": "SessionStart", "source": source})
+			}
+			ptr := parseAnswer(t, first(w.hook(t, "session-start", pay(id, tp, "compact"))))
+			otherPtr := parseAnswer(t, first(w.hook(t, "session-start", pay(other, otp, "compact"))))
+			if ptr == "" || otherPtr == "" {
+				t.Fatalf("the compact hook printed no pointer: %q", w.logLines(t))
+			}
+			appendTo(t, tp, tt.after(t, ptr, otherPtr))
+			bottle := filepath.Join(w.bottlesDir(), id+".md")
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(bottle, old, old); err != nil {
+				t.Fatal(err)
+			}
+
+			out, _ := w.hook(t, "session-start", pay(id, tp, tt.source))
+			got := parseAnswer(t, out)
+			if (got != "") != tt.wantPointer {
+				t.Fatalf("pointer printed = %v, want %v; stdout %q; log %q", got != "", tt.wantPointer, out, w.logLines(t))
+			}
+			if tt.wantPointer && !render.HoldsPointer([]string{got}, bottle, id) {
+				t.Errorf("answer is not the full pointer to %s:\n%s", bottle, got)
+			}
+			if fi, err := os.Stat(bottle); err != nil || !fi.ModTime().After(old) {
+				t.Errorf("bottle not refreshed at %s: %v", tt.source, err)
+			}
+			outcome := w.lastOutcome(t)
+			if want := "ok"; !tt.wantPointer {
+				if want = "ok: refreshed; the restored context already holds its pointer"; outcome != want {
+					t.Errorf("logged %q, want %q", outcome, want)
+				}
+			} else if outcome != want {
+				t.Errorf("logged %q, want %q", outcome, want)
+			}
+		})
+	}
+}
+
+func first[A, B any](a A, _ B) A { return a }
+
+// TestSessionStartStalePointer: when the render or the write fails at a
+// compaction but the session has a bottle from before, the pointer still
+// names it and says it could not be refreshed and when it was last
+// rendered; with no bottle (or a folder in its place) there is no answer.
+// The failure's text (which may hold anything) never reaches the pointer.
+func TestSessionStartStalePointer(t *testing.T) {
+	const id = "11111111-2222-4333-8444-555555555555"
+	written := time.Date(2026, 3, 1, 10, 20, 0, 0, time.UTC)
+	const fullHead = "# Session bottle — " + id + "\nproject: /home/dev/proj · rendered: 2026-03-01T10:20:00Z\nmode: full\n\n## Original request\n\nmode: reconstructed — assistant messages not preserved\n"
+	const reconHead = "# Session bottle — " + id + "\nproject: /home/dev/proj · rendered: 2026-03-01T10:20:00Z\nmode: reconstructed — assistant messages not preserved\n\n## Original request\n"
+	failing := func(t *testing.T) {
+		old := renderBottle
+		renderBottle = func(context.Context, render.Options) (*render.Result, error) {
+			return nil, errors.New("render <private>SECRET-CAUSE</private> failed")
+		}
+		t.Cleanup(func() { renderBottle = old })
+	}
+	// failingRender: a compacted session whose render fails.
+	failingRender := func(t *testing.T, w *hookWorld) string {
+		failing(t)
+		return w.transcript(t, id, "compaction")
+	}
+	tests := []struct {
+		name   string
+		source string
+		// setup makes the render or the write fail and returns the
+		// transcript path for the payload.
+		setup    func(t *testing.T, w *hookWorld) string
+		bottle   string // the bottle written before; "" none, "dir" a folder
+		want     string // "" no answer; else the mode the pointer is worded for
+		wantNote string
+	}{
+		{"compact: transcript_path is a folder", "compact", func(t *testing.T, w *hookWorld) string {
+			w.transcript(t, id, "compaction")
+			dir := filepath.Join(w.home, "<private>SECRET-PATH</private>")
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}, fullHead, "full", "not refreshed (transcript_path "},
+		{"compact: reconstructed bottle", "compact", failingRender, reconHead, "reconstructed", "not refreshed (render "},
+		{"compact: no bottle", "compact", failingRender, "", "", ""},
+		{"compact: a folder for the bottle", "compact", failingRender, "dir", "", ""},
+		{"resume of a compacted session", "resume", failingRender, fullHead, "full", "not refreshed (render "},
+		{"resume, pointer already in the context", "resume", func(t *testing.T, w *hookWorld) string {
+			failing(t)
+			tp := w.transcript(t, id, "compaction")
+			appendTo(t, tp, persistLine(t, "332", id, render.Pointer(render.PointerInput{
+				BottlePath: filepath.Join(w.bottlesDir(), id+".md"), SessionID: id}), false))
+			return tp
+		}, fullHead, "", "not refreshed (render "},
+		{"resume without a compaction", "resume", func(t *testing.T, w *hookWorld) string {
+			failing(t)
+			return w.transcript(t, id, "basic")
+		}, fullHead, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newHookWorld(t)
+			tp := tt.setup(t, w)
+			bottle := filepath.Join(w.bottlesDir(), id+".md")
+			switch tt.bottle {
+			case "":
+			case "dir":
+				if err := os.MkdirAll(bottle, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if err := os.MkdirAll(w.bottlesDir(), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(bottle, []byte(tt.bottle), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(bottle, written, written); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, _ := w.hook(t, "session-start", payloadJSON(t, map[string]any{"session_id": id, "transcript_path": tp, "source": tt.source}))
+			ptr := parseAnswer(t, out)
+			outcome := w.lastOutcome(t)
+			if tt.wantNote != "" && !strings.HasPrefix(outcome, "ok: "+tt.wantNote) {
+				t.Errorf("logged %q, want ok: %s…", outcome, tt.wantNote)
+			}
+			if tt.want == "" {
+				if ptr != "" {
+					t.Errorf("answered %q, want nothing (logged %q)", ptr, outcome)
+				}
+				if tt.wantNote == "" && !strings.HasPrefix(outcome, "error: ") && !strings.HasPrefix(outcome, "skipped: ") {
+					t.Errorf("logged %q, want the failure", outcome)
+				}
+				return
+			}
+			for _, s := range []string{bottle + "   (session " + id + ")",
+				"- It could not be refreshed now; it was last rendered at 2026-03-01T10:20:00Z, so what\n  happened after that is missing from it. Call mcp__bottle__render_bottle to try again.\n"} {
+				if !strings.Contains(ptr, s) {
+					t.Errorf("pointer lacks %q:\n%s", s, ptr)
+				}
+			}
+			if recon := strings.Contains(ptr, "partial reconstruction"); recon != (tt.want == "reconstructed") {
+				t.Errorf("pointer worded for mode %s, want %s:\n%s", map[bool]string{true: "reconstructed", false: "full"}[recon], tt.want, ptr)
+			}
+			if strings.Contains(ptr, "SECRET") || strings.Contains(ptr, "private>") {
+				t.Errorf("the pointer shows the failure's text:\n%s", ptr)
+			}
+			if strings.Contains(outcome, "SECRET") {
+				t.Errorf("the log quotes private text: %q", outcome)
+			}
+			if !strings.Contains(outcome, "pointed at the bottle rendered 2026-03-01T10:20:00Z") {
+				t.Errorf("logged %q", outcome)
+			}
+		})
+	}
+}

@@ -38,3 +38,18 @@ func (n MCPNames) Tool(tool string) string {
 	}
 	return n.ToolPrefix + tool
 }
+
+// ToolNames are bottle's MCP tools, by their own names.
+var ToolNames = []string{"read_bottle", "expand_observation", "search_history", "list_sessions", "render_bottle"}
+
+// AllToolNames are bottle's tools under every name the model may call them
+// by: the settings install's and the plugin's.
+func AllToolNames() []string {
+	out := make([]string, 0, 2*len(ToolNames))
+	for _, n := range []MCPNames{SettingsNames, PluginNames} {
+		for _, t := range ToolNames {
+			out = append(out, n.Tool(t))
+		}
+	}
+	return out
+}
