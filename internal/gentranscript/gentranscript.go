@@ -600,7 +600,7 @@ func (g *gen) toolCall(msgID string) {
 		g.st.ToolUseResult += int64(len(data))
 	}
 	content := []any{block}
-	if g.r.IntN(50) == 0 {
+	if g.r.IntN(50) == 0 && !g.small { // typed while the assistant worked; nobody types in a run
 		t := g.sentence(5, 15)
 		g.st.Text += int64(len(t))
 		content = append(content, map[string]any{"type": "text", "text": t})
