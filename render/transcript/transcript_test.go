@@ -339,10 +339,12 @@ func TestByteOrderMark(t *testing.T) {
 				t.Fatal(err)
 			}
 			reads := map[string]func() (*Transcript, error){
-				"stream":       func() (*Transcript, error) { return ReadFrom(strings.NewReader(data), nil) },
-				"file":         func() (*Transcript, error) { return Read(context.Background(), path, nil) },
-				"first prompt": func() (*Transcript, error) { return ReadFrom(strings.NewReader(data), &ReadOptions{UntilFirstPrompt: true}) },
-				"reference":    func() (*Transcript, error) { return refRead(strings.NewReader(data), nil) },
+				"stream": func() (*Transcript, error) { return ReadFrom(strings.NewReader(data), nil) },
+				"file":   func() (*Transcript, error) { return Read(context.Background(), path, nil) },
+				"first prompt": func() (*Transcript, error) {
+					return ReadFrom(strings.NewReader(data), &ReadOptions{UntilFirstPrompt: true})
+				},
+				"reference": func() (*Transcript, error) { return refRead(strings.NewReader(data), nil) },
 			}
 			for how, read := range reads {
 				tr, err := read()
