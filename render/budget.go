@@ -690,22 +690,28 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	n := max(len(items)-keepFullDigests, 0)
 	// Oldest first, each line shortened joins the line before it when that
 	// is shortened to the same text (run is the line's run so far).
+	// A run's line grows by a few bytes per line it joins (joinedLen):
+	// writing it again each time would cost a run of many repeats (a
+	// polling loop) time quadratic in its length.
 	var run []Item
+	runSize, runText := 0, ""
 	for i := 0; i < n && EstimateTokens(size) > target; i++ {
 		it := &items[i][0]
 		before := runLen(items[i][:1])
 		it.short = shortened
 		changed = true
-		if len(run) > 0 && &run[len(run)-1] == &items[i-1][0] && len(items[i-1]) > 1 && &items[i-1][1] == it &&
-			shortDigest(run[0].Text, shortened) == shortDigest(it.Text, shortened) {
-			before += runLen(run)
+		text := shortDigest(it.Text, shortened)
+		if len(run) > 0 && &run[len(run)-1] == &items[i-1][0] && len(items[i-1]) > 1 && &items[i-1][1] == it && runText == text {
 			it.joined = true
 			run = run[:len(run)+1]
-			size -= before - runLen(run)
+			after := joinedLen(runSize, run)
+			size -= before + runSize - after
+			runSize = after
 			continue
 		}
-		run = items[i][:1]
-		size -= before - runLen(run)
+		run, runText = items[i][:1], text
+		runSize = runLen(run)
+		size -= before - runSize
 	}
 	if EstimateTokens(size) <= target {
 		return changed
@@ -773,6 +779,36 @@ func dropDetails(b *Bottle, size int, over func(size int) bool, keep int) (int, 
 		}
 	}
 	return size, dropped
+}
+
+// joinedLen is the length of the line of run (writeRun), a shortened line
+// and the lines joined to it, when prev is that of the line without its
+// last: the last id extends the ids' last range ("#t3–#t7" to "#t3–#t8",
+// "#t3" to "#t3–#t4") or starts one (" #t9"), and the count grows (" ×2",
+// " ×10").
+func joinedLen(prev int, run []Item) int {
+	n := len(run)
+	id := run[n-1].ID
+	switch {
+	case !follows(run[n-2].ID, id):
+		prev += len(" #") + len(id)
+	case n > 2 && follows(run[n-3].ID, run[n-2].ID):
+		prev += len(id) - len(run[n-2].ID)
+	default:
+		prev += len("–#") + len(id)
+	}
+	if n == 2 {
+		return prev + len(" ×2")
+	}
+	return prev + len(strconv.Itoa(n)) - len(strconv.Itoa(n-1))
+}
+
+// follows reports whether id b is the one after a in a range of idRanges
+// ("t12" after "t11", "102402" after "102401").
+func follows(a, b string) bool {
+	p, x := idNumber(a)
+	q, y := idNumber(b)
+	return p == q && y == x+1
 }
 
 // packRuns is how many runs of shortened lines one packed line holds.

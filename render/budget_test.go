@@ -503,3 +503,43 @@ func TestRunFitsBudget(t *testing.T) {
 		t.Errorf("%d of %d calls' ids shown", len(shown), calls)
 	}
 }
+
+// TestJoinedLen: the length of a joined run's line worked out from the line
+// without its last item is the length of the line written.
+func TestJoinedLen(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 200; iter++ {
+		var run []Item
+		n := 1 + r.IntN(8)
+		for k := 0; k < 40; k++ {
+			if r.IntN(4) == 0 {
+				n += 1 + r.IntN(200) // a gap: a new range
+			} else {
+				n++
+			}
+			id := "t" + strconv.Itoa(n)
+			if iter%5 == 0 {
+				id = strconv.Itoa(100000 + n) // observations' ids
+			}
+			run = append(run, Item{Kind: ItemTool, ID: id, Text: "Bash: sleep 30 && gh run view — ok", short: shortened, joined: k > 0})
+		}
+		length := func(run []Item) int {
+			var w bytes.Buffer
+			writeItems(&w, run, &timeFmt{loc: time.UTC})
+			return w.Len()
+		}
+		for k := 2; k <= len(run); k++ {
+			if got, want := joinedLen(length(run[:k-1]), run[:k]), length(run[:k]); got != want {
+				t.Fatalf("iter %d, %d items (%s): joinedLen %d, the line is %d bytes", iter, k, idRanges(ids(run[:k])), got, want)
+			}
+		}
+	}
+}
+
+func ids(items []Item) []string {
+	out := make([]string, len(items))
+	for i := range items {
+		out[i] = items[i].ID
+	}
+	return out
+}
