@@ -454,8 +454,8 @@ func TestFoldLastSaid(t *testing.T) {
 // fits it, with the prompt, the newest calls and the final message whole
 // and every call's id shown. How long it takes is BenchmarkRenderRun's.
 func TestRunFitsBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes and renders a 100 MB transcript")
+	if testing.Short() || raceEnabled {
+		t.Skip("writes and renders a 100 MB transcript: not under -short, nor under -race, which slows it tenfold")
 	}
 	const calls = 20000
 	path := runTranscript(t, t.TempDir(), calls)
