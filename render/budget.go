@@ -52,6 +52,9 @@ func fits(size, lines, budget int) bool {
 // once more only at the end: the folds on the way are measured (see
 // measurer).
 func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) {
+	if budget > 0 {
+		preFoldLast(b, budget)
+	}
 	md := markdown(b, loc)
 	if budget <= 0 {
 		return md, 0, ""
@@ -135,6 +138,32 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		b.Notes = append(b.Notes, note)
 	}
 	return markdown(b, loc), len(folded), note
+}
+
+// preFoldLines is how many times the budget the lines of the last turn's
+// activity may weigh before they are shortened: more than the ratio rule's
+// shortest forms and packed lines can bring under it.
+const preFoldLines = 8
+
+// preFoldLast folds at once the oldest activity of a last turn whose lines
+// alone weigh over preFoldLines budgets (an autonomous run of thousands of
+// calls): the folds would fold it all the same (foldLast), after the ratio
+// rule had shortened every one of its lines. The newest lines that weigh
+// that much stay for the ratio rule and the folds; each is estimated, not
+// written.
+func preFoldLast(b *Bottle, budget int) {
+	if len(b.Turns) == 0 {
+		return
+	}
+	t := &b.Turns[len(b.Turns)-1]
+	room := preFoldLines * 3 * budget // bytes, as EstimateTokens counts them
+	for k := len(t.Happened) - 1; k >= 0; k-- {
+		it := &t.Happened[k]
+		if room -= 8 + len(it.ID) + min(len(it.Text)+len(it.Detail), 4*toolLineMax); room < 0 {
+			t.older = min(k+1, max(len(t.Happened)-keepNewest, 0))
+			return
+		}
+	}
 }
 
 // keepNewest is how many of the last turn's newest activity lines never
@@ -499,12 +528,23 @@ const (
 func writeFoldedItems(w *bytes.Buffer, items []Item) {
 	var ids, calls, obs []string
 	notes := 0
+	// A long run repeats few calls: each is flattened once.
+	forms := map[string]string{}
 	for i := range items {
 		it := &items[i]
 		switch it.Kind {
 		case ItemTool, ItemPending:
 			ids = append(ids, it.ID)
-			calls = append(calls, callForm(it))
+			key := it.Call
+			if key == "" {
+				key = "\x00" + it.Text
+			}
+			f, ok := forms[key]
+			if !ok {
+				f = callForm(it)
+				forms[key] = f
+			}
+			calls = append(calls, f)
 		case ItemObservation:
 			obs = append(obs, it.ID)
 		default:
@@ -669,7 +709,7 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	// on, so that a line can look at the one before it.
 	var items [][]Item
 	collect := func(t *Turn) {
-		for k := range t.Happened {
+		for k := t.older; k < len(t.Happened); k++ { // a folded line has no digest
 			if t.Happened[k].Kind == ItemTool {
 				items = append(items, t.Happened[k:])
 			}
@@ -758,7 +798,7 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 func dropDetails(b *Bottle, size int, over func(size int) bool, keep int) (int, bool) {
 	var tools []*Item
 	collect := func(t *Turn) {
-		for k := range t.Happened {
+		for k := t.older; k < len(t.Happened); k++ {
 			if t.Happened[k].Kind == ItemTool {
 				tools = append(tools, &t.Happened[k])
 			}
