@@ -71,6 +71,11 @@ type Turn struct {
 	older int
 	early bool
 	said  int
+	// foldedText is what writeFoldedItems wrote for Happened[:foldedAt]:
+	// the budget writes the turn again for each fold it weighs, and the
+	// folded part of a long run is most of the work.
+	foldedText []byte
+	foldedAt   int
 }
 
 // replyTime is the time shown for the turn's reply: when the assistant

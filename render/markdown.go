@@ -171,7 +171,14 @@ func writeHappened(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 		return
 	}
 	w.WriteString("\n*What happened:*\n")
-	writeFoldedItems(w, t.Happened[:t.older])
+	if t.older > 0 {
+		if t.foldedText == nil || t.foldedAt != t.older {
+			var f bytes.Buffer
+			writeFoldedItems(&f, t.Happened[:t.older])
+			t.foldedText, t.foldedAt = f.Bytes(), t.older
+		}
+		w.Write(t.foldedText)
+	}
 	if t.early {
 		writeEarlier(w, t, tf)
 	}
