@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 )
 
 // memoryLimit is the soft heap limit hookbin runs under unless GOMEMLIMIT
@@ -20,7 +22,8 @@ const memoryLimit = 40 << 20
 var limitDefault bool
 
 // setMemoryPolicy applies memoryLimit, and turns off GOGC's collections
-// under it, unless the environment sets them.
+// under it, unless the environment sets them; the limit then follows the
+// live heap up (watchLive).
 func setMemoryPolicy() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -29,6 +32,42 @@ func setMemoryPolicy() {
 	limitDefault = true
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(-1)
+	}
+	watchLive()
+}
+
+// watchLive raises the default limit, after every collection, to twice the
+// live heap when that is more (raiseLimit): a render that keeps more than
+// memoryLimitFor guessed, as one prompt and tens of thousands of small
+// tool calls does (each call's digest stays live), would otherwise collect
+// again and again at the limit, the runtime giving up to half the CPU to
+// it (a 100,000-call run: 5.4 s of CPU instead of 2.5 s).
+func watchLive() {
+	tick := &gcTick{}
+	runtime.SetFinalizer(tick, func(*gcTick) {
+		raiseLimit()
+		watchLive()
+	})
+}
+
+// gcTick is collected, and its finalizer run, once per collection; it is
+// large enough not to share a tiny allocation block (whose objects the
+// collector frees together, if ever).
+type gcTick struct {
+	_ [32]byte
+	_ *int
+}
+
+// raiseLimit sets the soft limit to twice the live heap of the last
+// collection when that is above it.
+func raiseLimit() {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if want := 2 * int64(s[0].Value.Uint64()); want > debug.SetMemoryLimit(-1) {
+		debug.SetMemoryLimit(want)
 	}
 }
 

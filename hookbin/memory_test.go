@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -72,5 +73,34 @@ func TestFitMemory(t *testing.T) {
 		if got := debug.SetMemoryLimit(-1); got != tt.want {
 			t.Errorf("fitMemory(%q): limit %d, want %d", tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestRaiseLimit: after a collection that finds more live heap than half
+// the limit, the limit is twice the live heap; below that it stays.
+func TestRaiseLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	const limit = 8 << 20
+	debug.SetMemoryLimit(1 << 40)
+	runtime.GC()
+	debug.SetMemoryLimit(limit)
+	live := make([][]byte, 0, 64)
+	for range 64 {
+		live = append(live, make([]byte, 1<<20)) // 64 MB live
+	}
+	runtime.GC()
+	raiseLimit()
+	if got := debug.SetMemoryLimit(-1); got < 2*64<<20 {
+		t.Errorf("limit %d with 64 MB live, want at least twice that", got)
+	}
+	runtime.KeepAlive(live)
+	live = nil
+	runtime.GC()
+	const high = 1 << 40
+	debug.SetMemoryLimit(high)
+	raiseLimit()
+	if got := debug.SetMemoryLimit(-1); got != high {
+		t.Errorf("limit %d after a collection with little live, want it left at %d", got, high)
 	}
 }

@@ -62,8 +62,24 @@ type Turn struct {
 	Summaries []Summary // reconstructed mode: generated summaries of this turn
 	// NoReply marks reconstructed turns, whose assistant text is not preserved.
 	NoReply bool
+	// Final is where the turn's last assistant message starts in Reply,
+	// and FinalTime when it was written: the final assistant message.
+	Final     int
+	FinalTime time.Time
 
 	fold fold // how far the budget folded this turn
+	// The last turn never folds as a whole; the budget folds its oldest
+	// activity, Happened[:older], to the lines a folded turn's activity
+	// takes, with early its messages before Final to one line, and what
+	// the user typed in it, MidTurn[:said], to one line.
+	older int
+	early bool
+	said  int
+	// foldedText is what writeFoldedItems wrote for Happened[:foldedAt]:
+	// the budget writes the turn again for each fold it weighs, and the
+	// folded part of a long run is most of the work.
+	foldedText []byte
+	foldedAt   int
 }
 
 // replyTime is the time shown for the turn's reply: when the assistant
@@ -224,6 +240,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 			if len(cur.Reply) == 0 {
 				cur.ReplyTime = e.Time
 			}
+			cur.Final, cur.FinalTime = len(cur.Reply), e.Time
 			cur.Reply = append(cur.Reply, e.Blocks...)
 		}
 	}

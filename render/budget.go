@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,9 @@ func fits(size, lines, budget int) bool {
 // once more only at the end: the folds on the way are measured (see
 // measurer).
 func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) {
+	if budget > 0 {
+		preFoldLast(b, budget)
+	}
 	md := markdown(b, loc)
 	if budget <= 0 {
 		return md, 0, ""
@@ -125,12 +129,117 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		folded[i] = true
 		size, lines = m.total()
 	}
+	if !fits(size, lines, budget) && len(b.Turns) > 0 {
+		size, lines = m.foldLast(budget)
+	}
 	note := ""
 	if !fits(size, lines, budget) {
 		note = overBudgetNote(size, lines, budget)
 		b.Notes = append(b.Notes, note)
 	}
 	return markdown(b, loc), len(folded), note
+}
+
+// preFoldLines is how many times the budget the lines of the last turn's
+// activity may weigh before they are shortened: more than the ratio rule's
+// shortest forms and packed lines can bring under it.
+const preFoldLines = 8
+
+// preFoldLast folds at once the oldest activity of a last turn whose lines
+// alone weigh over preFoldLines budgets (an autonomous run of thousands of
+// calls): the folds would fold it all the same (foldLast), after the ratio
+// rule had shortened every one of its lines. The newest lines that weigh
+// that much stay for the ratio rule and the folds; each is estimated, not
+// written.
+func preFoldLast(b *Bottle, budget int) {
+	if len(b.Turns) == 0 {
+		return
+	}
+	t := &b.Turns[len(b.Turns)-1]
+	room := preFoldLines * 3 * budget // bytes, as EstimateTokens counts them
+	for k := len(t.Happened) - 1; k >= 0; k-- {
+		it := &t.Happened[k]
+		if room -= 8 + len(it.ID) + min(len(it.Text)+len(it.Detail), 4*toolLineMax); room < 0 {
+			t.older = min(k+1, max(len(t.Happened)-keepNewest, 0))
+			return
+		}
+	}
+}
+
+// keepNewest is how many of the last turn's newest activity lines never
+// fold, what the session was doing when it stopped, and keepSaid how many
+// of the messages the user typed in it.
+const (
+	keepNewest = 8
+	keepSaid   = 3
+)
+
+// foldLast folds the last turn, the other turns folded as far as they go,
+// until the bottle fits budget: its oldest activity to the lines a folded
+// turn's takes (writeFoldedItems), all but its newest keepNewest lines
+// when nothing less fits; if that is not enough, its text before the
+// final message to one line; and then what the user typed in it but the
+// newest keepSaid messages. Of the folded activity it gives back as many
+// of the newest lines as then fit. Its prompt, the user's newest messages
+// and its final message stay whole. It returns the bottle's size and
+// lines.
+func (m *measurer) foldLast(budget int) (int, int) {
+	t := &m.b.Turns[len(m.b.Turns)-1]
+	items := t.Happened
+	// heads are where a line of activity starts (a shortened line and those
+	// joined or packed to it are one), oldest first; folds cut only there.
+	var heads []int
+	for k := range items {
+		if !items[k].joined && !items[k].packed {
+			heads = append(heads, k)
+		}
+	}
+	most := 0 // the most items that may fold: all but the lines kept
+	if len(heads) > keepNewest {
+		most = heads[len(heads)-keepNewest]
+	}
+	type stage struct {
+		early bool
+		said  int
+	}
+	var size, lines int
+	done := stage{said: -1}
+	for _, st := range []stage{{false, 0}, {true, 0}, {true, max(len(t.MidTurn)-keepSaid, 0)}} {
+		if st.early = st.early && t.Final > 0; st == done {
+			continue // nothing more to fold
+		}
+		done = st
+		t.older, t.early, t.said = most, st.early, st.said
+		if size, lines = m.total(); fits(size, lines, budget) {
+			break
+		}
+	}
+	if !fits(size, lines, budget) || t.older == 0 {
+		return size, lines
+	}
+	// Give lines back, newest first, while their estimate fits; then
+	// measure, and take back a few more while the whole is over.
+	var line bytes.Buffer
+	tf := &timeFmt{loc: m.loc}
+	h := sort.SearchInts(heads, most) // heads[h] == most
+	addSize, addLines := 0, 0
+	for h > 0 {
+		line.Reset()
+		writeItems(&line, items[heads[h-1]:heads[h]], tf)
+		s, l := addSize+line.Len(), addLines+bytes.Count(line.Bytes(), []byte("\n"))
+		if !fits(size+s, lines+l, budget) {
+			break
+		}
+		addSize, addLines = s, l
+		h--
+	}
+	for k, step := h, 1; ; k, step = k+step, 2*step {
+		k = min(k, sort.SearchInts(heads, most))
+		t.older = heads[k]
+		if size, lines = m.total(); fits(size, lines, budget) || heads[k] == most {
+			return size, lines
+		}
+	}
 }
 
 // overBudgetNote says which limits a bottle of size bytes and lines
@@ -145,7 +254,7 @@ func overBudgetNote(size, lines, budget int) string {
 		over = append(over, fmt.Sprintf("about %d lines against at most %d", lines, MaxLines))
 	}
 	return "over budget: the bottle stays at " + strings.Join(over, " and ") +
-		" with every earlier turn folded (the header, the original request and the last turn never fold)"
+		" with every earlier turn folded (the header, the original request, the last prompt, its newest activity and the final assistant message never fold)"
 }
 
 // span is what a stretch of markdown (the header, a turn, a run of grouped
@@ -176,8 +285,11 @@ func (s span) after(day string) (int, string) {
 // turns [i, j) as one unit at fold f; i is -1 for the preamble written as a
 // turn (for estimates) and -2 for the header.
 type unitKey struct {
-	i, j int
-	f    fold
+	i, j  int
+	f     fold
+	older int  // Turn.older
+	early bool // Turn.early
+	said  int  // Turn.said
 }
 
 // measurer gives the size and lines of markdown(b, loc) without writing
@@ -226,7 +338,7 @@ func (m *measurer) estimate(i int) (int, int) {
 	if t.fold == foldGroup {
 		return 0, 0
 	}
-	s := m.span(unitKey{i, i + 1, t.fold}, func(w *bytes.Buffer, tf *timeFmt) { writeTurn(w, t, m.b.Mode, tf) })
+	s := m.span(unitKey{i, i + 1, t.fold, t.older, t.early, t.said}, func(w *bytes.Buffer, tf *timeFmt) { writeTurn(w, t, m.b.Mode, tf) })
 	size, _ := s.after(m.start)
 	return size, s.lines
 }
@@ -234,13 +346,13 @@ func (m *measurer) estimate(i int) (int, int) {
 // total is the size and lines of markdown(b, loc) under the current folds.
 func (m *measurer) total() (size, lines int) {
 	b := m.b
-	h := m.span(unitKey{-2, 0, b.Preamble.fold}, func(w *bytes.Buffer, _ *timeFmt) { writeHeader(w, b, m.loc) })
+	h := m.span(unitKey{i: -2, f: b.Preamble.fold}, func(w *bytes.Buffer, _ *timeFmt) { writeHeader(w, b, m.loc) })
 	size, lines = h.size, h.lines
 	day := m.start
 	for i := 0; i < len(b.Turns); {
 		j := unitEnd(b.Turns, i)
 		unit := b.Turns[i:j]
-		s := m.span(unitKey{i, j, unit[0].fold}, func(w *bytes.Buffer, tf *timeFmt) { writeUnit(w, unit, b.Mode, tf) })
+		s := m.span(unitKey{i, j, unit[0].fold, unit[0].older, unit[0].early, unit[0].said}, func(w *bytes.Buffer, tf *timeFmt) { writeUnit(w, unit, b.Mode, tf) })
 		n, next := s.after(day)
 		size, lines, day = size+n, lines+s.lines, next
 		i = j
@@ -309,9 +421,45 @@ func writeFolded(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 
 // writeFoldedReply writes a turn's reply as its folded line, if it has one.
 func writeFoldedReply(w *bytes.Buffer, t *Turn, tf *timeFmt) {
-	if len(t.Reply) > 0 {
-		text := oneLine(strings.Join(t.Reply, " "), foldChars)
-		w.WriteString("- [#a" + strconv.Itoa(t.N) + "] Assistant (" + tf.format(t.replyTime()) + "): " + text + codeSpans(t.Reply, text) + "\n")
+	writeReplyLine(w, t, t.Reply, "", tf)
+}
+
+// writeEarlier writes the text of the last turn before its final message
+// as one folded line ("- [#a4] Assistant, 212 earlier texts (10:41): …");
+// [#aN] expands to all of it.
+func writeEarlier(w *bytes.Buffer, t *Turn, tf *timeFmt) {
+	writeReplyLine(w, t, t.Reply[:t.Final], fmt.Sprintf(", %d earlier texts", t.Final), tf)
+}
+
+// writeEarlierSaid writes what the user typed in the last turn before its
+// newest keepSaid messages as one folded line ("- [#u4] User, 37 earlier
+// messages (10:41): …"); [#uN] expands to all of it.
+func writeEarlierSaid(w *bytes.Buffer, t *Turn, tf *timeFmt) {
+	var b strings.Builder
+	for _, s := range t.MidTurn[:t.said] {
+		if b.Len() > 8*foldChars {
+			break
+		}
+		b.WriteString(s.Text + " ")
+	}
+	w.WriteString("\n- [#u" + strconv.Itoa(t.N) + "] User, " + strconv.Itoa(t.said) + " earlier messages (" +
+		tf.format(t.MidTurn[0].Time) + "): " + oneLine(b.String(), foldChars) + "\n")
+}
+
+// writeReplyLine writes reply blocks of t as one folded line: their first
+// foldChars characters and the code spans the rest holds.
+func writeReplyLine(w *bytes.Buffer, t *Turn, reply []string, what string, tf *timeFmt) {
+	if len(reply) > 0 {
+		// The first blocks are enough for the line's characters.
+		head, n := reply, 0
+		for k, r := range reply {
+			if n += len(r); n > 8*foldChars {
+				head = reply[:k+1]
+				break
+			}
+		}
+		text := oneLine(strings.Join(head, " "), foldChars)
+		w.WriteString("- [#a" + strconv.Itoa(t.N) + "] Assistant" + what + " (" + tf.format(t.replyTime()) + "): " + text + codeSpans(reply, text) + "\n")
 	}
 }
 
@@ -385,12 +533,23 @@ const (
 func writeFoldedItems(w *bytes.Buffer, items []Item) {
 	var ids, calls, obs []string
 	notes := 0
+	// A long run repeats few calls: each is flattened once.
+	forms := map[string]string{}
 	for i := range items {
 		it := &items[i]
 		switch it.Kind {
 		case ItemTool, ItemPending:
 			ids = append(ids, it.ID)
-			calls = append(calls, callForm(it))
+			key := it.Call
+			if key == "" {
+				key = "\x00" + it.Text
+			}
+			f, ok := forms[key]
+			if !ok {
+				f = callForm(it)
+				forms[key] = f
+			}
+			calls = append(calls, f)
 		case ItemObservation:
 			obs = append(obs, it.ID)
 		default:
@@ -555,7 +714,7 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	// on, so that a line can look at the one before it.
 	var items [][]Item
 	collect := func(t *Turn) {
-		for k := range t.Happened {
+		for k := t.older; k < len(t.Happened); k++ { // a folded line has no digest
 			if t.Happened[k].Kind == ItemTool {
 				items = append(items, t.Happened[k:])
 			}
@@ -576,22 +735,28 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	n := max(len(items)-keepFullDigests, 0)
 	// Oldest first, each line shortened joins the line before it when that
 	// is shortened to the same text (run is the line's run so far).
+	// A run's line grows by a few bytes per line it joins (joinedLen):
+	// writing it again each time would cost a run of many repeats (a
+	// polling loop) time quadratic in its length.
 	var run []Item
+	runSize, runText := 0, ""
 	for i := 0; i < n && EstimateTokens(size) > target; i++ {
 		it := &items[i][0]
 		before := runLen(items[i][:1])
 		it.short = shortened
 		changed = true
-		if len(run) > 0 && &run[len(run)-1] == &items[i-1][0] && len(items[i-1]) > 1 && &items[i-1][1] == it &&
-			shortDigest(run[0].Text, shortened) == shortDigest(it.Text, shortened) {
-			before += runLen(run)
+		text := shortDigest(it.Text, shortened)
+		if len(run) > 0 && &run[len(run)-1] == &items[i-1][0] && len(items[i-1]) > 1 && &items[i-1][1] == it && runText == text {
 			it.joined = true
 			run = run[:len(run)+1]
-			size -= before - runLen(run)
+			after := joinedLen(runSize, run)
+			size -= before + runSize - after
+			runSize = after
 			continue
 		}
-		run = items[i][:1]
-		size -= before - runLen(run)
+		run, runText = items[i][:1], text
+		runSize = runLen(run)
+		size -= before - runSize
 	}
 	if EstimateTokens(size) <= target {
 		return changed
@@ -638,7 +803,7 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 func dropDetails(b *Bottle, size int, over func(size int) bool, keep int) (int, bool) {
 	var tools []*Item
 	collect := func(t *Turn) {
-		for k := range t.Happened {
+		for k := t.older; k < len(t.Happened); k++ {
 			if t.Happened[k].Kind == ItemTool {
 				tools = append(tools, &t.Happened[k])
 			}
@@ -661,6 +826,36 @@ func dropDetails(b *Bottle, size int, over func(size int) bool, keep int) (int, 
 	return size, dropped
 }
 
+// joinedLen is the length of the line of run (writeRun), a shortened line
+// and the lines joined to it, when prev is that of the line without its
+// last: the last id extends the ids' last range ("#t3–#t7" to "#t3–#t8",
+// "#t3" to "#t3–#t4") or starts one (" #t9"), and the count grows (" ×2",
+// " ×10").
+func joinedLen(prev int, run []Item) int {
+	n := len(run)
+	id := run[n-1].ID
+	switch {
+	case !follows(run[n-2].ID, id):
+		prev += len(" #") + len(id)
+	case n > 2 && follows(run[n-3].ID, run[n-2].ID):
+		prev += len(id) - len(run[n-2].ID)
+	default:
+		prev += len("–#") + len(id)
+	}
+	if n == 2 {
+		return prev + len(" ×2")
+	}
+	return prev + len(strconv.Itoa(n)) - len(strconv.Itoa(n-1))
+}
+
+// follows reports whether id b is the one after a in a range of idRanges
+// ("t12" after "t11", "102402" after "102401").
+func follows(a, b string) bool {
+	p, x := idNumber(a)
+	q, y := idNumber(b)
+	return p == q && y == x+1
+}
+
 // packRuns is how many runs of shortened lines one packed line holds.
 const packRuns = 8
 
@@ -674,6 +869,7 @@ const packRuns = 8
 func pack(items [][]Item, size, target int, runLen func([]Item) int) int {
 	var line []Item // the line so far: the items from its first on
 	runs := 0
+	lineLen := -1 // the line's length once written (-1: not yet)
 	for i := 0; i < len(items) && EstimateTokens(size) > target; i++ {
 		it := &items[i][0]
 		if it.joined {
@@ -689,15 +885,19 @@ func pack(items [][]Item, size, target int, runLen func([]Item) int) int {
 		}
 		adjacent := line != nil && len(items[i-1]) > 1 && &items[i-1][1] == it && consecutive(items[i-1][0].ID, it.ID)
 		if !adjacent || runs == packRuns {
-			line, runs = items[i], 1
+			line, runs, lineLen = items[i], 1, -1
 			line = line[:k]
 			continue
 		}
-		before := runLen(line) + runLen(items[i][:k])
+		if lineLen < 0 {
+			lineLen = runLen(line)
+		}
+		before := lineLen + runLen(items[i][:k])
 		it.packed = true
 		line = line[:len(line)+k]
 		runs++
-		size -= before - runLen(line)
+		lineLen = runLen(line)
+		size -= before - lineLen
 	}
 	return size
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"bottle/render/digest"
+	"bottle/render/transcript"
 )
 
 // TestMeasurer checks that the measurer's size and lines are those of the
@@ -45,6 +47,18 @@ func TestMeasurer(t *testing.T) {
 				b.Preamble.fold = fold(r.IntN(int(foldGroup)))
 			}
 			check(fmt.Sprintf("refold %d", k))
+		}
+		// The last turn's folds: its oldest activity, its earlier text and
+		// what the user typed.
+		last := &b.Turns[len(b.Turns)-1]
+		if last.fold == foldNone {
+			last.Final = r.IntN(len(last.Reply) + 1) // fixed while measured, as the text
+			for k := 0; k < 3; k++ {
+				last.older = r.IntN(len(last.Happened) + 1)
+				last.early = r.IntN(2) == 0
+				last.said = r.IntN(len(last.MidTurn) + 1)
+				check(fmt.Sprintf("last turn %d", k))
+			}
 		}
 		for i := range b.Turns {
 			for k := range b.Turns[i].Happened {
@@ -369,4 +383,163 @@ func TestPackJoined(t *testing.T) {
 	if want := "\n- [#t1–#t6] Bash: go vet ./a --flag --flag --… ×3 · Bash: go test ./b --flag --flag --flag --flag… · Bash: go vet ./a --flag --flag --flag --flag -… ×2\n- [#t7] Bash: true --flag"; !strings.Contains(md, want) {
 		t.Errorf("bottle lacks the packed line %q:\n%s", want, md)
 	}
+}
+
+// TestGoldenFoldedLast pins a folded last turn (testdata/fold-last-budget.md):
+// its oldest activity on the lines of a folded turn, its text before the
+// final message on one line, and its prompt, what the user typed, its
+// newest keepNewest calls and its final message whole, within the budget;
+// every id shown expands. A little more budget gives the text back first.
+func TestGoldenFoldedLast(t *testing.T) {
+	path := filepath.Join("testdata", "fold-last.jsonl")
+	const budget = 600
+	res := checkFolding(t, path, budget)
+	md := string(res.Markdown)
+	golden(t, "fold-last-budget.md", res.Markdown)
+	if res.OverBudget != "" || res.Tokens > budget {
+		t.Errorf("%d tokens, over budget %q; want within %d", res.Tokens, res.OverBudget, budget)
+	}
+	for _, want := range []string{
+		"\n**User** (10:03)\n\nMigrate every handler to the new router, one at a time, and keep the tests green.\n",
+		"\n↳ typed mid-turn (10:31):\ncarts has a custom middleware, keep it\n",
+		"\n*What happened:*\n- [#t1–#t12] Read — api/users.go · Edit — api/users.go · Bash — go test ./api/... ×4 · ",
+		"\n- [#a2] Assistant, 6 earlier texts (10:04): Now `api/users.go`: ",
+		"- [#t13] Edit: api/carts.go\n- [#t14] Bash: go test ./api/... — ok\n",
+		"- [#t20] Bash: go test ./api/... — ok\n\n**Assistant** (10:50)\n\nAll six handlers use `mux.Route` now;",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the folded last turn lacks %q:\n%s", want, md)
+		}
+	}
+	more, err := Render(context.Background(), Options{TranscriptPath: path, BudgetTokens: 630, Now: fixedNow, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := string(more.Markdown); strings.Contains(md, "earlier texts") || !strings.Contains(md, "\n- [#t1–#t12] Read — ") ||
+		!strings.Contains(md, "**Assistant** (10:04)\n\nNow `api/users.go`: `router.Handle` becomes `mux.Route`.\n") {
+		t.Errorf("at budget 630 the activity folds and the text stays:\n%s", md)
+	}
+}
+
+// TestFoldLastSaid: when folding the last turn's activity and earlier text
+// is not enough, what the user typed in it folds to one line but its
+// newest keepSaid messages, which stay verbatim with the prompt and the
+// final message.
+func TestFoldLastSaid(t *testing.T) {
+	at := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)
+	tu := Turn{N: 1, Time: at, Prompt: "Keep going until the suite passes.", Reply: []string{"Working.", "All green."}, Final: 1, FinalTime: at.Add(time.Hour)}
+	for k := 1; k <= 12; k++ {
+		tu.MidTurn = append(tu.MidTurn, Said{Time: at.Add(time.Duration(k) * time.Minute), Text: fmt.Sprintf("note %d: %s", k, strings.Repeat("more words ", 30))})
+		tu.Happened = append(tu.Happened, Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", k), Text: "Bash: go test ./... — ok", Call: "Bash — go test ./..."})
+	}
+	b := &Bottle{SessionID: "s", Mode: ModeFull, Started: at, Turns: []Turn{tu}}
+	const budget = 700
+	md, _, note := fitBudget(b, time.UTC, budget)
+	if note != "" || EstimateTokens(len(md)) > budget {
+		t.Fatalf("%d tokens (%q), want within %d:\n%s", EstimateTokens(len(md)), note, budget, md)
+	}
+	for _, want := range []string{"Keep going until the suite passes.", "\n- [#u1] User, 9 earlier messages (10:01): note 1: more words",
+		"(10:10):\nnote 10: ", "(10:12):\nnote 12: ", "- [#a1] Assistant, 1 earlier texts (10:00): Working.", "\n\nAll green.\n"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(string(md), "(10:09):\nnote 9") {
+		t.Errorf("note 9 stayed whole:\n%s", md)
+	}
+}
+
+// TestRunFitsBudget renders one prompt and an autonomous run of 20,000 tool
+// calls (gentranscript's ToolCalls) with the default budget: the bottle
+// fits it, with the prompt, the newest calls and the final message whole
+// and every call's id shown. How long it takes is BenchmarkRenderRun's.
+func TestRunFitsBudget(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("writes and renders a 100 MB transcript: not under -short, nor under -race, which slows it tenfold")
+	}
+	const calls = 20000
+	path := runTranscript(t, t.TempDir(), calls)
+	res, err := Render(context.Background(), Options{TranscriptPath: path, Now: fixedNow, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(res.Markdown)
+	if res.OverBudget != "" || res.Tokens > DefaultBudgetTokens || res.Lines > MaxLines || res.NeedsPaging {
+		t.Fatalf("%d tokens, %d lines, over budget %q; want within %d tokens and %d lines", res.Tokens, res.Lines, res.OverBudget, DefaultBudgetTokens, MaxLines)
+	}
+	tr, err := transcript.Read(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := fromTranscript(tr)
+	last := &b.Turns[len(b.Turns)-1]
+	if p := strings.TrimRight(Verbatim(last.Prompt), "\n"); !strings.Contains(md, "## Original request\n\n"+p) {
+		t.Error("the prompt is not verbatim")
+	}
+	final := strings.TrimRight(Verbatim(strings.Join(last.Reply[last.Final:], "\n\n")), "\n")
+	if !strings.HasSuffix(md, "\n\n"+final+"\n\n---\n") {
+		t.Error("the bottle does not end with the final message")
+	}
+	for k := calls - keepNewest + 1; k <= calls; k++ {
+		if !strings.Contains(md, fmt.Sprintf("\n- [#t%d] ", k)) {
+			t.Errorf("call t%d has no line of its own", k)
+		}
+	}
+	// Every call's id is shown, alone or in a range.
+	shown := map[int]bool{}
+	for _, id := range idsIn(md) {
+		if p, n := idNumber(id); p == "t" {
+			shown[n] = true
+		}
+	}
+	for _, r := range regexp.MustCompile(`#t(\d+)–#t(\d+)`).FindAllStringSubmatch(md, -1) {
+		from, _ := strconv.Atoi(r[1])
+		to, _ := strconv.Atoi(r[2])
+		for k := from; k <= to; k++ {
+			shown[k] = true
+		}
+	}
+	if len(shown) != calls {
+		t.Errorf("%d of %d calls' ids shown", len(shown), calls)
+	}
+}
+
+// TestJoinedLen: the length of a joined run's line worked out from the line
+// without its last item is the length of the line written.
+func TestJoinedLen(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for iter := 0; iter < 200; iter++ {
+		var run []Item
+		n := 1 + r.IntN(8)
+		for k := 0; k < 40; k++ {
+			if r.IntN(4) == 0 {
+				n += 1 + r.IntN(200) // a gap: a new range
+			} else {
+				n++
+			}
+			id := "t" + strconv.Itoa(n)
+			if iter%5 == 0 {
+				id = strconv.Itoa(100000 + n) // observations' ids
+			}
+			run = append(run, Item{Kind: ItemTool, ID: id, Text: "Bash: sleep 30 && gh run view — ok", short: shortened, joined: k > 0})
+		}
+		length := func(run []Item) int {
+			var w bytes.Buffer
+			writeItems(&w, run, &timeFmt{loc: time.UTC})
+			return w.Len()
+		}
+		for k := 2; k <= len(run); k++ {
+			if got, want := joinedLen(length(run[:k-1]), run[:k]), length(run[:k]); got != want {
+				t.Fatalf("iter %d, %d items (%s): joinedLen %d, the line is %d bytes", iter, k, idRanges(ids(run[:k])), got, want)
+			}
+		}
+	}
+}
+
+func ids(items []Item) []string {
+	out := make([]string, len(items))
+	for i := range items {
+		out[i] = items[i].ID
+	}
+	return out
 }

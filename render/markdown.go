@@ -136,7 +136,7 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 		writeHappened(w, p, tf)
 		if len(p.Reply) > 0 {
 			w.WriteString("\n↳ assistant (" + tf.format(p.ReplyTime) + "):\n")
-			writeReply(w, p)
+			writeReply(w, p.Reply)
 		}
 		for _, s := range p.Summaries {
 			writeSummary(w, s)
@@ -146,7 +146,10 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 }
 
 func writeSaid(w *bytes.Buffer, t *Turn, tf *timeFmt) {
-	for _, s := range t.MidTurn {
+	if t.said > 0 {
+		writeEarlierSaid(w, t, tf)
+	}
+	for _, s := range t.MidTurn[t.said:] {
 		switch {
 		case s.From != "":
 			w.WriteString("\n**" + senderName(s.From) + "** (" + tf.format(s.Time) + ")\n\n")
@@ -162,16 +165,30 @@ func writeSaid(w *bytes.Buffer, t *Turn, tf *timeFmt) {
 	}
 }
 
+// writeHappened writes a turn's activity: its folded oldest part and
+// earlier messages, if the budget folded them (Turn.older, Turn.early),
+// then the rest line by line.
 func writeHappened(w *bytes.Buffer, t *Turn, tf *timeFmt) {
-	if len(t.Happened) == 0 {
+	if len(t.Happened) == 0 && !t.early {
 		return
 	}
 	w.WriteString("\n*What happened:*\n")
-	writeItems(w, t.Happened, tf)
+	if t.older > 0 {
+		if t.foldedText == nil || t.foldedAt != t.older {
+			var f bytes.Buffer
+			writeFoldedItems(&f, t.Happened[:t.older])
+			t.foldedText, t.foldedAt = f.Bytes(), t.older
+		}
+		w.Write(t.foldedText)
+	}
+	if t.early {
+		writeEarlier(w, t, tf)
+	}
+	writeItems(w, t.Happened[t.older:], tf)
 }
 
-func writeReply(w *bytes.Buffer, t *Turn) {
-	for i, r := range t.Reply {
+func writeReply(w *bytes.Buffer, reply []string) {
+	for i, r := range reply {
 		if i > 0 {
 			w.WriteByte('\n')
 		}
@@ -264,11 +281,15 @@ func writeTurn(w *bytes.Buffer, t *Turn, mode Mode, tf *timeFmt) {
 		w.WriteString("\n---\n")
 		return
 	}
-	w.WriteString("\n**Assistant** (" + tf.format(t.replyTime()) + ")\n\n")
-	if len(t.Reply) == 0 {
+	at, reply := t.replyTime(), t.Reply
+	if t.early {
+		at, reply = t.FinalTime, t.Reply[t.Final:]
+	}
+	w.WriteString("\n**Assistant** (" + tf.format(at) + ")\n\n")
+	if len(reply) == 0 {
 		w.WriteString(noReply + "\n")
 	}
-	writeReply(w, t)
+	writeReply(w, reply)
 	w.WriteString("\n---\n")
 }
 

@@ -103,27 +103,31 @@ func firstClause(s string) string {
 // number can cover (unstored private or duplicate prompts keep claude-mem's
 // count), its time picks the turn. Digests give way to observations; tool
 // calls newer than the newest observation stay visible as pending lines.
+//
+// It works in one pass: the observations sorted by time, each turn's are
+// merged with its items (mergeByTime), so a session of many observations
+// costs a sort, not an insertion per observation.
 func mergeObservations(b *Bottle, t *transcript.Transcript, s *claudemem.Session) int {
 	if len(s.Observations) == 0 {
 		return 0
 	}
 	align := alignPrompts(b.Turns, s.Prompts)
-	var numbers []int
+	numbers := make([]int, 0, len(align))
 	for n := range align {
 		numbers = append(numbers, n)
 	}
 	sort.Ints(numbers)
-	// span returns the turn range [lo, hi) that prompt number n can cover;
-	// lo == -1 stands for the preamble.
+	// span returns the turn range [lo, hi) that prompt number n can cover:
+	// from the turn of the nearest aligned number at or below n to that of
+	// the nearest above it; lo == -1 stands for the preamble.
 	span := func(n int) (lo, hi int) {
 		lo, hi = -1, len(b.Turns)
-		for _, k := range numbers {
-			if k <= n {
-				lo = align[k]
-			} else {
-				hi = align[k]
-				break
-			}
+		i := sort.SearchInts(numbers, n+1) // the first number above n
+		if i > 0 {
+			lo = align[numbers[i-1]]
+		}
+		if i < len(numbers) {
+			hi = align[numbers[i]]
 		}
 		if n <= 0 {
 			lo = -1
@@ -133,25 +137,32 @@ func mergeObservations(b *Bottle, t *transcript.Transcript, s *claudemem.Session
 		}
 		return lo, hi
 	}
-	newest := time.Time{}
-	for _, o := range s.Observations {
-		if o.Created.After(newest) {
-			newest = o.Created
-		}
-		lo, hi := span(o.PromptNumber)
-		at := lo
-		for j := lo + 1; j < hi && j < len(b.Turns); j++ {
-			if !b.Turns[j].Time.IsZero() && !o.Created.Before(b.Turns[j].Time) {
-				at = j
-			}
-		}
-		it := Item{Kind: ItemObservation, ID: strconv.FormatInt(o.ID, 10), Text: observationLine(o), Time: o.Created}
-		if at < 0 {
-			b.Preamble.Happened = insertByTime(b.Preamble.Happened, it)
-		} else {
-			b.Turns[at].Happened = insertByTime(b.Turns[at].Happened, it)
-		}
+	pick := turnPicker(b.Turns)
+	// In time order (created_at, then the database's order), so that each
+	// turn's observations come out sorted for the merge.
+	obs := make([]*claudemem.Observation, len(s.Observations))
+	for i := range s.Observations {
+		obs[i] = &s.Observations[i]
 	}
+	slices.SortStableFunc(obs, func(x, y *claudemem.Observation) int { return x.Created.Compare(y.Created) })
+	// The turn of each (+1: [0] is the preamble's), then each turn's
+	// observations in one array.
+	at := make([]int, len(obs))
+	counts := make([]int, len(b.Turns)+1)
+	for k, o := range obs {
+		lo, hi := span(o.PromptNumber)
+		at[k] = pick(lo, min(hi, len(b.Turns)), o.Created) + 1
+		counts[at[k]]++
+	}
+	all := make([]Item, len(obs))
+	placed := make([][]Item, len(counts))
+	for i, start := range counts {
+		placed[i], all = all[:0:start], all[start:]
+	}
+	for k, o := range obs {
+		placed[at[k]] = append(placed[at[k]], Item{Kind: ItemObservation, ID: strconv.FormatInt(o.ID, 10), Text: observationLine(*o), Time: o.Created})
+	}
+	newest := obs[len(obs)-1].Created
 	// Digests give way: only tool calls newer than the newest observation
 	// remain, as pending lines.
 	pend := func(items []Item) []Item {
@@ -172,25 +183,70 @@ func mergeObservations(b *Bottle, t *transcript.Transcript, s *claudemem.Session
 		}
 		return out
 	}
-	b.Preamble.Happened = pend(b.Preamble.Happened)
+	b.Preamble.Happened = pend(mergeByTime(b.Preamble.Happened, placed[0]))
 	for i := range b.Turns {
-		b.Turns[i].Happened = pend(b.Turns[i].Happened)
+		b.Turns[i].Happened = pend(mergeByTime(b.Turns[i].Happened, placed[i+1]))
 	}
 	return len(s.Observations)
 }
 
-// insertByTime inserts an observation before the first transcript item
-// newer than it (after observations of the same time), so transcript items
-// keep their file order and observations keep created_at order.
-func insertByTime(items []Item, it Item) []Item {
-	i := len(items)
-	for j := range items {
-		if items[j].Time.After(it.Time) {
-			i = j
-			break
+// turnPicker returns pick(lo, hi, at): the last turn j in (lo, hi) with a
+// time not after at (turns without a time skipped), else lo. When the
+// turns' times ascend, as in every transcript written in order, it is a
+// binary search; otherwise a scan of the range.
+func turnPicker(turns []Turn) func(lo, hi int, at time.Time) int {
+	var timed []int // the turns with a time, in order
+	ascending := true
+	for j := range turns {
+		if turns[j].Time.IsZero() {
+			continue
+		}
+		if len(timed) > 0 && turns[j].Time.Before(turns[timed[len(timed)-1]].Time) {
+			ascending = false
+		}
+		timed = append(timed, j)
+	}
+	if !ascending {
+		return func(lo, hi int, at time.Time) int {
+			pick := lo
+			for j := lo + 1; j < hi; j++ {
+				if !turns[j].Time.IsZero() && !at.Before(turns[j].Time) {
+					pick = j
+				}
+			}
+			return pick
 		}
 	}
-	return slices.Insert(items, i, it)
+	return func(lo, hi int, at time.Time) int {
+		// The timed turns not after at are a prefix of timed; so are those
+		// before hi: the last of both, if it lies after lo.
+		k := sort.Search(len(timed), func(k int) bool { return turns[timed[k]].Time.After(at) })
+		k = min(k, sort.SearchInts(timed, hi))
+		if k > 0 && timed[k-1] > lo {
+			return timed[k-1]
+		}
+		return lo
+	}
+}
+
+// mergeByTime merges observations, in time order, into a turn's items:
+// each before the first item newer than it, after the observations of the
+// same time, so the items keep their file order and the observations
+// their time order.
+func mergeByTime(items, obs []Item) []Item {
+	if len(obs) == 0 {
+		return items
+	}
+	out := make([]Item, 0, len(items)+len(obs))
+	k := 0
+	for _, o := range obs {
+		for k < len(items) && !items[k].Time.After(o.Time) {
+			out = append(out, items[k])
+			k++
+		}
+		out = append(out, o)
+	}
+	return append(out, items[k:]...)
 }
 
 // fromStored builds a reconstructed bottle from claude-mem's records alone

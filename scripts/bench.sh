@@ -33,7 +33,10 @@
 #               `hookbin --version` (the process start floor).
 #   scaling     render time at four transcript sizes; Go benchmarks of a
 #               session's render and reads with 2,000 and 200,000
-#               observations in claude-mem's database, and the query plans.
+#               observations in claude-mem's database, and the query plans;
+#               one prompt and a run of 20,000 or 100,000 tool calls, and
+#               80,000 observations in one turn (render with the budget, and
+#               the merge alone).
 #   mcp         mcpserver over stdio (the real binary, OS pipes): read_bottle
 #               and expand_observation round trips after start-up, on the
 #               corpus session with a copy of the corpus database; the Go
@@ -449,6 +452,8 @@ EOF
 	say "scaling: claude-mem history (Go benchmarks; 100 observations per session)"
 	gotest render 'RenderDB' -benchtime 100x
 	gotest render/claudemem 'SessionScaling|Open$|QueryPlans' -benchtime 200x
+	say "scaling: one prompt and 20,000 or 100,000 tool calls, 80,000 observations in one turn (Go benchmarks, default budget; tokens/op is the bottle's)"
+	gotest render 'RenderRun|RenderObservations|MergeObservations' -benchtime 3x
 }
 
 mcp() {

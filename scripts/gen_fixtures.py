@@ -272,6 +272,33 @@ t.user("Thanks. Summarise what changed.")
 t.asst("msg_5", text("One change: cmd/format.go keeps blank lines between sections; tests pass."))
 t.write("fold")
 
+# fold-last: a short turn, then a long autonomous last turn: calls that
+# repeat, text between them, what the user typed meanwhile and a final
+# message (TestGoldenFoldedLast folds its older activity).
+t = T()
+t.user("Which handlers still use the old router?")
+t.asst("msg_1", text("Six handlers in `api/`: users, orders, items, carts, auth and admin."))
+t.user("Migrate every handler to the new router, one at a time, and keep the tests green.")
+k = 0
+for i, h in enumerate(["users", "orders", "items", "carts", "auth", "admin"]):
+    t.asst("msg_n%d" % i, text("Now `api/%s.go`: `router.Handle` becomes `mux.Route`." % h))
+    for name, inp, res, err in [
+            ("Read", {"file_path": CWD + "/api/%s.go" % h}, "     1\tpackage api\n", False),
+            ("Edit", {"file_path": CWD + "/api/%s.go" % h, "old_string": "router.Handle", "new_string": "mux.Route"}, "The file has been updated.", False),
+            ("Bash", {"command": "go test ./api/...", "description": "Run the api tests"}, "ok api" if h != "carts" else "Exit code 1\n--- FAIL: TestCarts", h == "carts")]:
+        k += 1
+        t.asst("msg_t%d" % k, tool("toolu_%d" % k, name, inp))
+        t.user([result("toolu_%d" % k, res, err)] + ([text("carts has a custom middleware, keep it")] if h == "carts" and name == "Bash" else []))
+    if h == "carts":
+        k += 1
+        t.asst("msg_t%d" % k, tool("toolu_%d" % k, "Edit", {"file_path": CWD + "/api/carts.go", "old_string": "mw", "new_string": "mux.Use(mw)"}))
+        t.user([result("toolu_%d" % k, "The file has been updated.")])
+        k += 1
+        t.asst("msg_t%d" % k, tool("toolu_%d" % k, "Bash", {"command": "go test ./api/..."}))
+        t.user([result("toolu_%d" % k, "ok api")] + [text("and do not touch admin's auth check")])
+t.asst("msg_end", text("All six handlers use `mux.Route` now; `go test ./api/...` passes. carts keeps its middleware through `mux.Use`, and admin's auth check is unchanged."))
+t.write("fold-last")
+
 # working-state: every field of the block (SPEC §3.8): open tasks from the
 # last TodoWrite list and from TaskCreate/TaskUpdate, the latest plan, files
 # changed (project-relative, counted), checks (a failure after a pass, a

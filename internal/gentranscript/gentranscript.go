@@ -38,6 +38,13 @@ type Config struct {
 	Seed uint64
 	// SessionID is the sessionId written in every line ("" = a fixed uuid).
 	SessionID string
+	// ToolCalls, when above 0, makes the transcript one prompt and an
+	// autonomous run of that many tool calls before the final reply (Bytes
+	// is then ignored): the calls of the usual mix, their results and
+	// structured copies cut to a few lines and no screenshots, as a run's
+	// many small steps, so that its size grows with the calls (about 6 KB
+	// each) rather than with the files they touch.
+	ToolCalls int64
 }
 
 // Stats counts what was written.
@@ -57,7 +64,11 @@ func Write(w io.Writer, cfg Config) (Stats, error) {
 	g := newGen(cfg)
 	bw := bufio.NewWriterSize(w, 1<<20)
 	g.w = bw
-	for g.st.Bytes < cfg.Bytes || g.st.Turns == 0 {
+	if cfg.ToolCalls > 0 {
+		g.small = true
+		g.run(cfg.ToolCalls)
+	}
+	for cfg.ToolCalls <= 0 && (g.st.Bytes < cfg.Bytes || g.st.Turns == 0) {
 		g.turn()
 		if g.err != nil {
 			return g.st, g.err
@@ -85,6 +96,7 @@ type gen struct {
 	recent  [][]byte // recent user/assistant lines, replayed as resume duplicates
 	buf     []byte
 	compact bool
+	small   bool // Config.ToolCalls: results of a few lines (see count)
 }
 
 func newGen(cfg Config) *gen {
@@ -134,6 +146,17 @@ func newGen(cfg Config) *gen {
 		g.code = append(g.code, fmt.Sprintf(t, args...))
 	}
 	return g
+}
+
+// count is a count of lines or bytes from lo to lo+spread-1, at most
+// smallMax in a run of small steps (Config.ToolCalls); it draws the same
+// numbers either way.
+func (g *gen) count(lo, spread, smallMax int) int {
+	n := lo + g.r.IntN(spread)
+	if g.small {
+		n = min(n, smallMax)
+	}
+	return n
 }
 
 func (g *gen) word() string { return g.words[g.r.IntN(len(g.words))] }
@@ -408,6 +431,35 @@ func (g *gen) turn() {
 	}
 }
 
+// run writes one prompt and an autonomous run of calls tool calls, in
+// rounds of one to three with some text between, a compaction halfway, and
+// the final reply.
+func (g *gen) run(calls int64) {
+	g.st.Turns++
+	prompt := g.prose(300 + g.r.IntN(900))
+	g.st.Text += int64(len(prompt))
+	g.user(prompt, nil, false, "")
+	g.hookProgress("UserPromptSubmit")
+	for g.st.ToolCalls < calls && g.err == nil {
+		msgID := g.id("msg_01")
+		if g.r.IntN(4) == 0 {
+			t := g.prose(60 + g.r.IntN(200))
+			g.st.Text += int64(len(t))
+			g.assistant(msgID, map[string]any{"type": "text", "text": t})
+		}
+		for c := 1 + g.r.IntN(3); c > 0 && g.st.ToolCalls < calls; c-- {
+			g.toolCall(msgID)
+		}
+		if !g.compact && g.st.ToolCalls >= calls/2 {
+			g.compact = true
+			g.compaction()
+		}
+	}
+	final := g.prose(300 + g.r.IntN(1600))
+	g.st.Text += int64(len(final))
+	g.assistant(g.id("msg_01"), map[string]any{"type": "text", "text": final})
+}
+
 func (g *gen) sidechain() {
 	e := g.env()
 	e.IsSidechain = true
@@ -459,7 +511,7 @@ func (g *gen) toolCall(msgID string) {
 	switch k := g.r.IntN(100); {
 	case k < 25: // Read: numbered lines; the copy holds the raw file
 		path := g.file()
-		lines := g.codeLines(40 + g.r.IntN(400))
+		lines := g.codeLines(g.count(40, 400, 6))
 		var num strings.Builder
 		for i, l := range lines {
 			fmt.Fprintf(&num, "%6d→%s\n", i+1, l)
@@ -471,7 +523,7 @@ func (g *gen) toolCall(msgID string) {
 	case k < 50: // Bash with progress; sometimes failing
 		cmd := []string{"go test ./...", "go build ./...", "git status --short", "git log --oneline -20", "gh pr view --comments", "make lint"}[g.r.IntN(6)]
 		name, input = "Bash", map[string]any{"command": cmd, "description": g.sentence(3, 6)}
-		out := strings.Join(g.codeLines(5+g.r.IntN(120)), "\n")
+		out := strings.Join(g.codeLines(g.count(5, 120, 6)), "\n")
 		for i := 0; i < 2+g.r.IntN(6); i++ {
 			g.progress(id, map[string]any{"type": "bash_progress", "output": out[:min(len(out), 200*i)], "fullOutput": out[:min(len(out), 400*i)], "elapsedTimeSeconds": i + 2, "totalLines": i * 10})
 		}
@@ -488,14 +540,14 @@ func (g *gen) toolCall(msgID string) {
 		old, neu := strings.Join(g.codeLines(4), "\n"), strings.Join(g.codeLines(6), "\n")
 		name, input = "Edit", map[string]any{"file_path": path, "old_string": old, "new_string": neu}
 		result = "The file " + path + " has been updated successfully."
-		orig := strings.Join(g.codeLines(300+g.r.IntN(900)), "\n")
+		orig := strings.Join(g.codeLines(g.count(300, 900, 6)), "\n")
 		tur = map[string]any{"filePath": path, "oldString": old, "newString": neu, "originalFile": orig,
 			"structuredPatch": []any{map[string]any{"oldStart": 10, "oldLines": 4, "newStart": 10, "newLines": 6, "lines": g.codeLines(10)}},
 			"userModified":    false, "replaceAll": false}
 	case k < 83: // Grep
 		name, input = "Grep", map[string]any{"pattern": g.word() + "|" + g.word(), "path": g.cwd + "/cmd", "output_mode": "content", "-n": true}
 		var b strings.Builder
-		n := 3 + g.r.IntN(80)
+		n := g.count(3, 80, 6)
 		for i := 0; i < n; i++ {
 			fmt.Fprintf(&b, "%s:%d:%s\n", g.file(), 1+g.r.IntN(900), g.code[g.r.IntN(len(g.code))])
 		}
@@ -503,19 +555,19 @@ func (g *gen) toolCall(msgID string) {
 		tur = map[string]any{"mode": "content", "numFiles": 0, "filenames": []string{}, "content": b.String(), "numLines": n}
 	case k < 88: // Glob
 		name, input = "Glob", map[string]any{"pattern": "**/*.go"}
-		fs := make([]string, 5+g.r.IntN(60))
+		fs := make([]string, g.count(5, 60, 6))
 		for i := range fs {
 			fs[i] = g.file()
 		}
 		result = strings.Join(fs, "\n")
 		tur = map[string]any{"filenames": fs, "durationMs": 12, "numFiles": len(fs), "truncated": false}
-	case k < 89 && g.r.IntN(20) == 0: // a screenshot (rare, as in the corpus)
+	case k < 89 && g.r.IntN(20) == 0 && !g.small: // a screenshot (rare, as in the corpus)
 		name, input = "mcp__playwright__browser_take_screenshot", map[string]any{"filename": "shot.png"}
 		result = []any{map[string]any{"type": "text", "text": "Took the screenshot."}, g.image(300<<10 + g.r.IntN(600<<10))}
 		tur = []any{map[string]any{"type": "text", "text": "Took the screenshot."}}
 	case k < 93: // Task with a long agent report
 		name, input = "Task", map[string]any{"description": g.sentence(3, 5), "prompt": g.prose(600), "subagent_type": "Explore"}
-		rep := g.prose(1500 + g.r.IntN(4000))
+		rep := g.prose(g.count(1500, 4000, 400))
 		result = []any{map[string]any{"type": "text", "text": rep}}
 		tur = map[string]any{"status": "completed", "prompt": input["prompt"], "agentId": g.id(""), "content": []any{map[string]any{"type": "text", "text": rep}},
 			"totalDurationMs": 81234, "totalTokens": 40211, "totalToolUseCount": 17}
@@ -548,7 +600,7 @@ func (g *gen) toolCall(msgID string) {
 		g.st.ToolUseResult += int64(len(data))
 	}
 	content := []any{block}
-	if g.r.IntN(50) == 0 {
+	if g.r.IntN(50) == 0 && !g.small { // typed while the assistant worked; nobody types in a run
 		t := g.sentence(5, 15)
 		g.st.Text += int64(len(t))
 		content = append(content, map[string]any{"type": "text", "text": t})

@@ -31,7 +31,9 @@ func LastEntryTime(path string) (time.Time, error) {
 	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
 		return time.Time{}, fmt.Errorf("read transcript %s: %w", path, err)
 	}
-	if off > 0 {
+	if off == 0 {
+		buf = bytes.TrimPrefix(buf, byteOrderMark)
+	} else {
 		// The first line is cut: skip it.
 		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
 			buf = buf[i+1:]

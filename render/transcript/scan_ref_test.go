@@ -67,6 +67,9 @@ func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
 		p.captureTool, p.observe = o.CaptureTools, o.Observe
 	}
 	br := bufio.NewReaderSize(r, 256<<10)
+	if mark, _ := br.Peek(3); string(mark) == "\xef\xbb\xbf" {
+		br.Discard(3) // a byte-order mark before the first line
+	}
 	var buf []byte
 	for {
 		data, torn, oversized, err := refReadLine(br, &buf)

@@ -115,8 +115,9 @@ var scanCases = []string{
 func scanInputs(tb testing.TB) (small, large map[string][]byte) {
 	tb.Helper()
 	small = map[string][]byte{
-		"cases":      []byte(strings.Join(scanCases, "\n") + "\n"),
-		"cases-torn": []byte(strings.Join(scanCases, "\n")),
+		"cases":                         []byte(strings.Join(scanCases, "\n") + "\n"),
+		"cases-torn":                    []byte(strings.Join(scanCases, "\n")),
+		"cases after a byte-order mark": []byte("\xef\xbb\xbf" + strings.Join(scanCases, "\n") + "\n"),
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl")) // render's golden inputs
 	for _, f := range files {
@@ -246,7 +247,8 @@ func TestScanMatchesReference(t *testing.T) {
 		checkSame(t, name, data)
 	}
 	// From a file, the reader sizes the transcript's slices up front.
-	for name, data := range map[string][]byte{"empty": nil, "blank": []byte("\n\n"), "cases": small["cases"], "generated": large["generated-2MB"]} {
+	for name, data := range map[string][]byte{"empty": nil, "blank": []byte("\n\n"), "cases": small["cases"], "generated": large["generated-2MB"],
+		"generated after a byte-order mark": append([]byte("\xef\xbb\xbf"), large["generated-2MB"]...)} {
 		path := filepath.Join(t.TempDir(), "t.jsonl")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
@@ -275,6 +277,7 @@ func FuzzScan(f *testing.F) {
 		f.Add([]byte(c + "\n"))
 	}
 	f.Add([]byte(strings.Join(scanCases, "\n")))
+	f.Add([]byte("\xef\xbb\xbf" + strings.Join(scanCases, "\n")))         // a byte-order mark
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl")) // render's golden inputs
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {

@@ -431,11 +431,18 @@ type chunk struct {
 	pc      panics.Catcher
 }
 
+// byteOrderMark is UTF-8's byte-order mark. Editors and tools on Windows
+// write it at the start of a file; the first line is read after it (JSON
+// has no place for it: the line would otherwise be malformed and, being
+// the first, is often the session's opening prompt).
+var byteOrderMark = []byte("\xef\xbb\xbf")
+
 // lineReader cuts a stream into chunks of whole lines.
 type lineReader struct {
-	r     io.Reader
-	carry []byte // the start of a line read past the previous chunk
-	eof   bool
+	r       io.Reader
+	carry   []byte // the start of a line read past the previous chunk
+	started bool   // the stream's first bytes are read (and a mark skipped)
+	eof     bool
 	// lines longer than any buffer, skipped while reading
 	lines, over int
 }
@@ -468,6 +475,12 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 					c.buf = buf
 					return false, io.ErrNoProgress
 				}
+			}
+		}
+		if !lr.started {
+			lr.started = true
+			if bytes.HasPrefix(buf, byteOrderMark) {
+				buf = buf[:copy(buf, buf[len(byteOrderMark):])]
 			}
 		}
 		if lr.eof {

@@ -74,7 +74,11 @@ func openMap(r io.Reader) *mapReader {
 	if err != nil {
 		return nil
 	}
-	return &mapReader{ctx: ctx, m: m}
+	mr := &mapReader{ctx: ctx, m: m}
+	if bytes.HasPrefix(m, byteOrderMark) {
+		mr.off = len(byteOrderMark)
+	}
+	return mr
 }
 
 func (mr *mapReader) next(c *chunk) (bool, error) {

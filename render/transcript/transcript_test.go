@@ -320,3 +320,49 @@ func TestPersistedOutput(t *testing.T) {
 		t.Errorf("digests:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestByteOrderMark reads transcripts that start with UTF-8's byte-order
+// mark: the first line is an entry like any other, through every path (a
+// stream, sequentially for the first prompt, a file read in chunks and a
+// mapped one), as the reference reader reads it. A mark anywhere else
+// leaves its line malformed.
+func TestByteOrderMark(t *testing.T) {
+	const mark = "\xef\xbb\xbf"
+	first := userLine("00000000-0000-4000-8000-000000000001", "the opening prompt")
+	small := mark + first + "\n" + userLine("00000000-0000-4000-8000-000000000002", "second") + "\n"
+	// Over the map threshold, so that a file of it is mapped.
+	large := small + strings.Repeat(userLine("00000000-0000-4000-8000-000000000003", strings.Repeat("z", 1000))+"\n", mapMin/1000+1)
+	for name, data := range map[string]string{"small": small, "large": large, "only the first line, no newline": mark + first} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			reads := map[string]func() (*Transcript, error){
+				"stream": func() (*Transcript, error) { return ReadFrom(strings.NewReader(data), nil) },
+				"file":   func() (*Transcript, error) { return Read(context.Background(), path, nil) },
+				"first prompt": func() (*Transcript, error) {
+					return ReadFrom(strings.NewReader(data), &ReadOptions{UntilFirstPrompt: true})
+				},
+				"reference": func() (*Transcript, error) { return refRead(strings.NewReader(data), nil) },
+			}
+			for how, read := range reads {
+				tr, err := read()
+				if err != nil {
+					t.Fatalf("%s: %v", how, err)
+				}
+				if tr.Diag.Malformed != 0 || len(tr.Events) == 0 || tr.Events[0].Text != "the opening prompt" || tr.SessionID != "s" {
+					t.Errorf("%s: malformed %d, session %q, first event %+v; want the opening prompt", how, tr.Diag.Malformed, tr.SessionID, tr.Events)
+				}
+			}
+			last, err := LastEntryTime(path)
+			if err != nil || last.IsZero() {
+				t.Errorf("LastEntryTime = %v, %v; want the entry's time", last, err)
+			}
+		})
+	}
+	tr, err := ReadFrom(strings.NewReader(first+"\n"+mark+first+"\n"), nil)
+	if err != nil || tr.Diag.Malformed != 1 {
+		t.Errorf("a mark on the second line: malformed %d (%v), want 1", tr.Diag.Malformed, err)
+	}
+}

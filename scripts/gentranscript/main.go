@@ -2,6 +2,7 @@
 // size for benchmarks (see package bottle/internal/gentranscript):
 //
 //	go run ./scripts/gentranscript -size 400M -o /tmp/big.jsonl
+//	go run ./scripts/gentranscript -calls 20000 -o /tmp/run.jsonl   # one prompt, 20,000 tool calls
 //
 // It prints what it wrote (bytes, lines, turns, tool calls, text, tool
 // results, structured copies and images) on stderr.
@@ -31,6 +32,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	size := fs.String("size", "10M", "approximate `size` of the transcript: bytes, or a number with K, M or G")
 	seed := fs.Uint64("seed", 1, "random `seed` (same seed, same bytes)")
 	out := fs.String("o", "-", "output `file` (- = stdout)")
+	calls := fs.Int64("calls", 0, "when above 0, one prompt and an autonomous run of this many tool calls (-size ignored)")
 	session := fs.String("session", "", "sessionId written in the lines (default "+gentranscript.DefaultSessionID+")")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -48,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	st, err := gentranscript.Write(bw, gentranscript.Config{Bytes: n, Seed: *seed, SessionID: *session})
+	st, err := gentranscript.Write(bw, gentranscript.Config{Bytes: n, Seed: *seed, SessionID: *session, ToolCalls: *calls})
 	if err == nil {
 		err = bw.Flush()
 	}
