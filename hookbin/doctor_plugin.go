@@ -90,7 +90,9 @@ func checkPlugin(pl claudesettings.Plugins, regs []claudesettings.Registration, 
 			out = append(out, line)
 			continue
 		}
-		out = append(out, checkLine{statusOK, what + "; bottle's hooks and the MCP server " + pluginServer + " come from it", ""})
+		out = append(out, checkLine{statusOK, what + "; bottle's hooks and the MCP server " + pluginServer + " come from it", ""},
+			checkLine{statusOK, "hookbin for a plugin user: /bottle:hookbin <command> in a session (also /bottle:list, /bottle:search <query>, /bottle:render [id]); in a shell: sh " +
+				shellWord(filepath.Join(root, "bin", "bottle-run")) + " hookbin <command>", ""})
 	}
 	if v.active != "" && !slices.Contains(pl.DisabledMcpjson, claudesettings.ServerName) &&
 		slices.ContainsFunc(regs, func(r claudesettings.Registration) bool { return isDevServer(r, project) }) {

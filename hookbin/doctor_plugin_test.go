@@ -87,6 +87,7 @@ func TestDoctorPluginInstall(t *testing.T) {
 			setup: func(t *testing.T, w *doctorWorld) { w.plugin(t, true, false) },
 			want: [][]string{
 				{"✓ plugin bottle@bottle: installed (user scope) and enabled (user: ", "); Claude Code loads version 0.1.0 from ", "come from it"},
+				{"✓ hookbin for a plugin user: /bottle:hookbin <command> in a session", "in a shell: sh HOME/.claude/plugins/cache/bottle/bottle/0.1.0/bin/bottle-run hookbin <command>"},
 				{"✓ hook Stop → hookbin stop: from the plugin bottle@bottle (hooks/hooks.json)"},
 				{"✓ hook SessionStart → hookbin session-start: from the plugin bottle@bottle"},
 				{"✓ MCP server \"plugin:bottle:bottle\": from the plugin bottle@bottle (.mcp.json)"},
