@@ -225,7 +225,11 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 			return nil, fmt.Errorf("render %s: no transcript (%v), and the claude-mem database failed: %w", id, noTranscript, dbErr)
 		}
 		if stored == nil {
-			return nil, fmt.Errorf("render %s: %w (%v; no stored session in %s)", id, ErrNothingToRender, noTranscript, dbPath)
+			where := "no stored session in " + dbPath
+			if dbPath == "" {
+				where = "no claude-mem database known: set HOME or CLAUDE_MEM_DATA_DIR"
+			}
+			return nil, fmt.Errorf("render %s: %w (%v; %s)", id, ErrNothingToRender, noTranscript, where)
 		}
 		var err error
 		if b, err = fromStored(stored); err != nil {
