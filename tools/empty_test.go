@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -46,4 +47,18 @@ func TestRenderBottleBigBudget(t *testing.T) {
 	c := newClient(t, f.deps)
 	wantOK(t, call(t, c, "render_bottle", map[string]any{"session_id": basicSID, "budget_tokens": 10000000000}))
 	wantError(t, call(t, c, "render_bottle", map[string]any{"session_id": basicSID, "budget_tokens": 1e300}), "budget_tokens must be an integer")
+}
+
+// TestRenderBottleRefusesJunk: a file in the projects folder that is not a
+// transcript is refused by id, as hookbin render refuses it, and no bottle
+// is written.
+func TestRenderBottleRefusesJunk(t *testing.T) {
+	f := newFixture(t)
+	const junk = "0badf11e-0000-4000-8000-000000000001"
+	f.writeTranscript(t, junk, []byte("\x00\x9frandom bytes\n\x01"), fixedNow)
+	c := newClient(t, f.deps)
+	wantError(t, call(t, c, "render_bottle", map[string]any{"session_id": junk}), "not a Claude Code transcript: 0 of 2 lines are transcript entries")
+	if _, err := os.Stat(f.bottlePath(junk)); err == nil {
+		t.Error("render_bottle wrote a bottle for junk")
+	}
 }
