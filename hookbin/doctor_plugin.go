@@ -92,7 +92,7 @@ func checkPlugin(pl claudesettings.Plugins, regs []claudesettings.Registration, 
 		}
 		out = append(out, checkLine{statusOK, what + "; bottle's hooks and the MCP server " + pluginServer + " come from it", ""},
 			checkLine{statusOK, "hookbin for a plugin user: /bottle:hookbin <command> in a session (also /bottle:list, /bottle:search <query>, /bottle:render [id]); in a shell: sh " +
-				shellWord(filepath.Join(root, "bin", "bottle-run")) + " hookbin <command>", ""})
+				claudesettings.HookCommand(filepath.Join(root, "bin", "bottle-run")) + " hookbin <command>", ""})
 	}
 	if v.active != "" && !slices.Contains(pl.DisabledMcpjson, claudesettings.ServerName) &&
 		slices.ContainsFunc(regs, func(r claudesettings.Registration) bool { return isDevServer(r, project) }) {
@@ -109,10 +109,9 @@ func checkPlugin(pl claudesettings.Plugins, regs []claudesettings.Registration, 
 			}
 			v.installed = in.ID
 			what := "plugin " + in.ID + ": installed (" + in.Scope + " scope, " + in.InstallPath + ") but disabled"
-			switch {
-			case len(settings) > 0:
+			if len(settings) > 0 {
 				out = append(out, checkLine{statusOK, what + "; the settings install (" + strings.Join(settings, "; ") + ") is the active one", ""})
-			default:
+			} else {
 				out = append(out, checkLine{statusWarn, what, "enable it: claude plugin enable " + in.ID})
 			}
 		}
@@ -165,15 +164,7 @@ func checkPluginBinaries(id, what, root string) (line checkLine, ok bool) {
 // pluginBuildCommand is the command that builds the plugin's binaries for
 // this platform in a clone of bottle.
 func pluginBuildCommand(clone string) string {
-	return "cd " + shellWord(clone) + " && go build -trimpath -o plugin/libexec/" + runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver"
-}
-
-// shellWord quotes s for sh when it needs quoting.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,:/@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "cd " + claudesettings.HookCommand(clone) + " && go build -trimpath -o plugin/libexec/" + runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver"
 }
 
 // settingsInstall lists where bottle is registered in settings and MCP
