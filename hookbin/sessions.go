@@ -59,12 +59,19 @@ func checkSession(ctx context.Context, env locate.Env, id, transcript, dbPath st
 		return nil
 	}
 	var stored []claudemem.SessionInfo
-	if db, err := claudemem.Open(ctx, dbPath); err == nil {
-		defer db.Close()
-		if _, err := db.MemorySessionID(ctx, id); !errors.Is(err, claudemem.ErrNoSession) {
-			return nil // stored, or the database cannot say: let the command report it
+	if dbPath != "" {
+		db, err := claudemem.Open(ctx, dbPath)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil // the database cannot say: let the command report it
+		default:
+			defer db.Close()
+			if _, err := db.MemorySessionID(ctx, id); !errors.Is(err, claudemem.ErrNoSession) {
+				return nil // stored, or the database cannot say
+			}
+			stored, _ = db.Sessions(ctx, "")
 		}
-		stored, _ = db.Sessions(ctx, "")
 	}
 	var like []string
 	for _, r := range locate.AllSessions(env, stored) {
