@@ -219,6 +219,9 @@ func (w *world) checkHookLog(r *run) {
 			t.Errorf("step %s: the MCP server logged a problem: %q", r.name, l.raw)
 		case !strings.HasPrefix(l.outcome, "ok") && !strings.HasPrefix(l.outcome, "skipped"):
 			t.Errorf("step %s: hook failed: %q", r.name, l.raw)
+		case l.hook == "stop" && l.outcome == "skipped: empty session: no prompt and no tool call" && r.slashCommandOnly():
+			// A session of a plugin command alone (/bottle:doctor) is
+			// nothing to continue: no bottle for it.
 		case l.hook == "stop" && l.outcome != "ok":
 			// Claude Code writes the transcript up to 100 ms after it runs
 			// the Stop hook; the hook waits for the turn's last message.
@@ -229,6 +232,13 @@ func (w *world) checkHookLog(r *run) {
 			t.Errorf("step %s: hook %s took %v, over its deadline %v: %q", r.name, l.hook, l.dur, hookDeadline[l.hook], l.raw)
 		}
 	}
+}
+
+// slashCommandOnly reports whether the run's prompt is a slash command:
+// its session may hold no genuine prompt.
+func (r *run) slashCommandOnly() bool {
+	i := slices.Index(r.args, "-p")
+	return i >= 0 && i+1 < len(r.args) && strings.HasPrefix(r.args[i+1], "/")
 }
 
 // hookLogged reports whether the run logged a line for hook with the given

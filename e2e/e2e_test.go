@@ -13,6 +13,7 @@ import (
 	"text/template"
 	"time"
 
+	"bottle/internal/corpustest"
 	"bottle/render/claudemem/memtest"
 )
 
@@ -78,6 +79,7 @@ func summary(marker string, check func(*request) error) turn {
 func TestClaudeCode(t *testing.T) {
 	claude := os.Getenv(claudeEnv)
 	if claude == "" {
+		corpustest.NoteSkip("e2e", "set "+claudeEnv+" to the Claude Code CLI that scripts/install-claude.sh 2.1.332 prints")
 		t.Skipf("skipping the end-to-end test with the real Claude Code CLI: $%s is not set "+
 			"(install one with scripts/install-claude.sh 2.1.332, then run %s=<printed path> go test ./e2e)", claudeEnv, claudeEnv)
 	}

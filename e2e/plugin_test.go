@@ -251,8 +251,9 @@ func (w *world) checkSteerAnswer(stdout, sid string) error {
 
 // pluginCommands runs the plugin's commands in new sessions: /bottle:doctor
 // gives the model doctor's checklist (the plugin active, nothing to
-// install), and /bottle:resume SID the instructions naming the plugin's
-// tools, after which the model reads session sid's bottle through them. Nothing is
+// install), /bottle:resume SID the instructions naming the plugin's
+// tools, after which the model reads session sid's bottle through them, and
+// /bottle:list, /bottle:search and /bottle:hookbin hookbin's output. Nothing is
 // written into the plugin's data folder, which an uninstall deletes.
 func (w *world) pluginCommands(sid string) {
 	t := w.t
@@ -274,6 +275,24 @@ func (w *world) pluginCommands(sid string) {
 		}, reply: []block{text("Picked up the session after the clear.")}})
 	w.checkHooks(r, nil)
 	w.checkHookLog(r)
+
+	// The CLI for a plugin user: the commands run hookbin through the
+	// launcher with the user's arguments, and the model gets its output.
+	r = w.claudeRun("cmd-list", "/bottle:list", runOpts{},
+		turn{name: "list", when: classMain, check: func(r *request) error {
+			return bodyHas(r, "SESSION", "LAST ACTIVITY", sid)
+		}, reply: []block{text("Here are the sessions.")}})
+	w.checkHooks(r, nil)
+	r = w.claudeRun("cmd-search", "/bottle:search fresh start", runOpts{},
+		turn{name: "search", when: classMain, check: func(r *request) error {
+			return bodyHas(r, "hits 1–", sid)
+		}, reply: []block{text("Found it.")}})
+	w.checkHooks(r, nil)
+	r = w.claudeRun("cmd-hookbin", "/bottle:hookbin expand u1 --session "+sid, runOpts{},
+		turn{name: "hookbin expand", when: classMain, check: func(r *request) error {
+			return bodyHas(r, "session: "+sid+" (given)", "## [#u1]", prompt6)
+		}, reply: []block{text("That was the first prompt.")}})
+	w.checkHooks(r, nil)
 
 	data, _ := filepath.Glob(filepath.Join(w.home, ".claude", "plugins", "data", "*", "*"))
 	if len(data) > 0 {

@@ -91,6 +91,7 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 		loc.ClaudeJSON = cj
 	}
 	regs, problems := claudesettings.Registrations(loc.Targets())
+	lines = registeredServerBinary(lines, regs)
 	pl := loc.Plugins()
 	plugin, pluginLines := checkPlugin(pl, regs, dir)
 	lines = append(lines, pluginLines...)
@@ -114,6 +115,26 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 
 // build is how to make binaries that last.
 const build = "build both with `go build -o bin/ ./hookbin ./mcpserver`"
+
+// registeredServerBinary replaces the failing mcpserver line of lines with
+// the server binary a registration runs, when that one is there: install
+// --mcpserver registers any path, under any name.
+func registeredServerBinary(lines []checkLine, regs []claudesettings.Registration) []checkLine {
+	i := slices.IndexFunc(lines, func(l checkLine) bool { return l.status == statusFail && strings.HasPrefix(l.what, "mcpserver: ") })
+	if i < 0 {
+		return lines
+	}
+	for _, r := range regs {
+		if !r.IsServer() || r.Prog == "" {
+			continue
+		}
+		if p, err := checkBinary("mcpserver", r.Prog); err == nil {
+			lines[i] = checkLine{statusOK, "mcpserver: " + p + " (registered as the MCP server)", ""}
+			break
+		}
+	}
+	return lines
+}
 
 // checkBinaries reports this hookbin (exe, or why it is unknown) and the
 // mcpserver beside it or on PATH.
@@ -397,6 +418,9 @@ func checkServer(regs []claudesettings.Registration, problems []claudesettings.P
 	switch {
 	case len(servers) == 0 && plugin.active != "":
 		return append(lines, checkLine{statusOK, "MCP server \"" + pluginServer + "\": from the plugin " + plugin.active + " (.mcp.json)", ""})
+	case len(servers) == 0 && plugin.unreadable != "":
+		return append(lines, checkLine{statusWarn, label + ": not registered in an MCP config; the plugin's may serve it, but whether the plugin is enabled cannot be read until " +
+			plugin.unreadable + " is fixed", "fix it, then run hookbin doctor again"})
 	case len(servers) == 0 && plugin.installed != "":
 		return append(lines, checkLine{statusWarn, label + ": not registered: the plugin " + plugin.installed + " is installed but disabled",
 			"enable it: claude plugin enable " + plugin.installed})
@@ -462,7 +486,13 @@ func isDevServer(r claudesettings.Registration, project string) bool {
 	if _, err := os.Stat(filepath.Join(project, filepath.FromSlash(devWrapper))); err != nil {
 		return false
 	}
-	mod, err := os.ReadFile(filepath.Join(project, "go.mod"))
+	return isBottleClone(project)
+}
+
+// isBottleClone reports whether dir is a clone of bottle: its go.mod
+// declares module bottle.
+func isBottleClone(dir string) bool {
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
 		return false
 	}

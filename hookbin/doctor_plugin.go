@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -20,6 +21,9 @@ const pluginServer = "plugin:" + claudesettings.PluginName + ":" + claudesetting
 // when none), else of one that is installed but disabled.
 type pluginView struct {
 	active, installed string
+	// unreadable names the settings file that hides whether the plugin is
+	// enabled ("" when every one could be read).
+	unreadable string
 }
 
 // checkPlugin reports bottle's Claude Code plugin for project: its install
@@ -46,6 +50,20 @@ func checkPlugin(pl claudesettings.Plugins, regs []claudesettings.Registration, 
 	}
 	var v pluginView
 	var out []checkLine
+	if len(pl.Unreadable) > 0 && len(pl.Active()) == 0 {
+		// enabledPlugins lives in the file that cannot be read: advice to
+		// enable or disable the plugin would fail on it too.
+		bad := pl.Unreadable[0]
+		v.unreadable = bad.Path
+		id := claudesettings.PluginName
+		if len(installs) > 0 {
+			id = installs[0].ID
+		}
+		out = append(out, checkLine{statusFail, "plugin " + id + ": whether it is enabled cannot be read until " + bad.Path +
+			" is fixed (" + oneLineErr(bad.Err) + "); Claude Code cannot read that file either",
+			"fix " + bad.Path + " (or move it aside), then run hookbin doctor again"})
+		return v, out
+	}
 	for _, e := range pl.Active() {
 		in := installed(e.ID)
 		if in == nil {
@@ -56,13 +74,32 @@ func checkPlugin(pl claudesettings.Plugins, regs []claudesettings.Registration, 
 		if v.active == "" {
 			v.active = e.ID
 		}
-		what := "plugin " + e.ID + ": installed (" + in.Scope + " scope, version " + in.Version + ", " + in.InstallPath + ") and enabled (" + string(e.Scope) + ": " + e.File + ")"
-		if stale := staleCopy(in.InstallPath); stale != "" {
-			out = append(out, checkLine{statusFail, what + "; its copy " + stale,
+		root, version := pl.Loaded(*in)
+		what := "plugin " + e.ID + ": installed (" + in.Scope + " scope) and enabled (" + string(e.Scope) + ": " + e.File + "); Claude Code loads version " +
+			version + " from " + root
+		if root != in.InstallPath {
+			_, market, _ := strings.Cut(e.ID, "@")
+			what += " (the folder marketplace " + market + " points at; installed_plugins.json still records version " + in.Version + " at " + in.InstallPath + ")"
+		}
+		if stale := staleCopy(root); stale != "" {
+			out = append(out, checkLine{statusFail, what + "; that copy " + stale,
 				"reinstall it: claude plugin uninstall " + e.ID + ", then claude plugin install " + e.ID})
 			continue
 		}
-		out = append(out, checkLine{statusOK, what + "; bottle's hooks and the MCP server " + pluginServer + " come from it", ""})
+		if line, ok := checkPluginBinaries(e.ID, what, root); !ok {
+			out = append(out, line)
+			continue
+		}
+		out = append(out, checkLine{statusOK, what + "; bottle's hooks and the MCP server " + pluginServer + " come from it", ""},
+			checkLine{statusOK, "hookbin for a plugin user: /bottle:hookbin <command> in a session (also /bottle:list, /bottle:search <query>, /bottle:render [id]); in a shell: sh " +
+				claudesettings.HookCommand(filepath.Join(root, "bin", "bottle-run")) + " hookbin <command>", ""})
+	}
+	if v.active != "" && !slices.Contains(pl.DisabledMcpjson, claudesettings.ServerName) &&
+		slices.ContainsFunc(regs, func(r claudesettings.Registration) bool { return isDevServer(r, project) }) {
+		out = append(out, checkLine{statusWarn, "this clone's .mcp.json offers a second MCP server \"" + claudesettings.ServerName + "\" beside the plugin's " +
+			pluginServer + ": once approved, the model sees every tool twice",
+			"turn the clone's off: add \"disabledMcpjsonServers\": [\"" + claudesettings.ServerName + "\"] to " +
+				filepath.Join(project, ".claude", "settings.local.json") + " (or disable the plugin while working on bottle)"})
 	}
 	settings := settingsInstall(regs, project)
 	if v.active == "" {
@@ -98,6 +135,36 @@ func checkPlugin(pl claudesettings.Plugins, regs []claudesettings.Registration, 
 			"keep the plugin: " + strings.Join(fix, ", ") + " (or claude plugin disable " + v.active + " to keep the settings install)"})
 	}
 	return v, out
+}
+
+// checkPluginBinaries checks that the plugin folder root Claude Code loads
+// holds this platform's binaries: without them its hooks and MCP server
+// fail at every start ("Failed to connect" in claude mcp list). what
+// describes the plugin; ok is false with the line to show when they are
+// missing.
+func checkPluginBinaries(id, what, root string) (line checkLine, ok bool) {
+	platform := runtime.GOOS + "-" + runtime.GOARCH
+	dir := filepath.Join(root, "libexec", platform)
+	var missing []string
+	for _, tool := range []string{"hookbin", "mcpserver"} {
+		if fi, err := os.Stat(filepath.Join(dir, tool+exeSuffix())); err != nil || !fi.Mode().IsRegular() {
+			missing = append(missing, tool)
+		}
+	}
+	if len(missing) == 0 {
+		return checkLine{}, true
+	}
+	what += "; but " + dir + " has no " + strings.Join(missing, " or ") + ", so its hooks and MCP server cannot start"
+	if clone := filepath.Dir(root); isBottleClone(clone) {
+		return checkLine{statusFail, what, "build them in the clone: " + pluginBuildCommand(clone)}, false
+	}
+	return checkLine{statusFail, what, "install a release that has " + platform + " binaries: claude plugin uninstall " + id + ", then add its marketplace and claude plugin install " + id}, false
+}
+
+// pluginBuildCommand is the command that builds the plugin's binaries for
+// this platform in a clone of bottle.
+func pluginBuildCommand(clone string) string {
+	return "cd " + claudesettings.HookCommand(clone) + " && go build -trimpath -o plugin/libexec/" + runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver"
 }
 
 // settingsInstall lists where bottle is registered in settings and MCP

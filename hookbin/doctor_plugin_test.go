@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -18,13 +19,41 @@ func (w *doctorWorld) plugin(t *testing.T, enabled, gone bool) string {
 	t.Helper()
 	copyDir := filepath.Join(w.config, "plugins", "cache", "bottle", "bottle", "0.1.0")
 	if !gone {
-		doctorBinary(t, filepath.Join(copyDir, "libexec", "linux-amd64"), "hookbin")
+		pluginBinaries(t, copyDir)
 	}
 	rec, _ := json.Marshal(map[string]any{"version": 2, "plugins": map[string]any{
 		"bottle@bottle": []any{map[string]any{"scope": "user", "installPath": copyDir, "version": "0.1.0"}}}})
 	writeJSON(t, filepath.Join(w.config, "plugins", "installed_plugins.json"), string(rec))
 	w.enable(t, filepath.Join(w.config, "settings.json"), enabled)
 	return copyDir
+}
+
+// pluginBinaries puts this platform's hookbin and mcpserver into the
+// plugin folder root, as a build or a release does.
+func pluginBinaries(t *testing.T, root string) {
+	t.Helper()
+	for _, tool := range []string{"hookbin", "mcpserver"} {
+		doctorBinary(t, filepath.Join(root, "libexec", runtime.GOOS+"-"+runtime.GOARCH), tool)
+	}
+}
+
+// marketplace makes dir a directory marketplace named bottle offering the
+// plugin of version from dir/plugin (with its binaries when built), and
+// points known_marketplaces.json's "bottle" at it, as "claude plugin
+// marketplace add dir" does (the last one added wins).
+func (w *doctorWorld) marketplace(t *testing.T, dir, version string, built bool) string {
+	t.Helper()
+	root := filepath.Join(dir, "plugin")
+	writeJSON(t, filepath.Join(dir, ".claude-plugin", "marketplace.json"),
+		`{"name":"bottle","owner":{"name":"x"},"plugins":[{"name":"bottle","source":"./plugin","version":"`+version+`"}]}`)
+	writeJSON(t, filepath.Join(root, ".claude-plugin", "plugin.json"), `{"name":"bottle","version":"`+version+`"}`)
+	if built {
+		pluginBinaries(t, root)
+	}
+	known, _ := json.Marshal(map[string]any{"bottle": map[string]any{
+		"source": map[string]any{"source": "directory", "path": dir}, "installLocation": dir}})
+	writeJSON(t, filepath.Join(w.config, "plugins", "known_marketplaces.json"), string(known))
+	return root
 }
 
 // enable sets enabledPlugins["bottle@bottle"] in a settings file, keeping
@@ -57,7 +86,8 @@ func TestDoctorPluginInstall(t *testing.T) {
 			name:  "PluginOnly",
 			setup: func(t *testing.T, w *doctorWorld) { w.plugin(t, true, false) },
 			want: [][]string{
-				{"✓ plugin bottle@bottle: installed (user scope, version 0.1.0, ", ") and enabled (user: ", "come from it"},
+				{"✓ plugin bottle@bottle: installed (user scope) and enabled (user: ", "); Claude Code loads version 0.1.0 from ", "come from it"},
+				{"✓ hookbin for a plugin user: /bottle:hookbin <command> in a session", "in a shell: sh HOME/.claude/plugins/cache/bottle/bottle/0.1.0/bin/bottle-run hookbin <command>"},
 				{"✓ hook Stop → hookbin stop: from the plugin bottle@bottle (hooks/hooks.json)"},
 				{"✓ hook SessionStart → hookbin session-start: from the plugin bottle@bottle"},
 				{"✓ MCP server \"plugin:bottle:bottle\": from the plugin bottle@bottle (.mcp.json)"},
@@ -112,7 +142,7 @@ func TestDoctorPluginInstall(t *testing.T) {
 		{
 			name:     "StaleCachePath",
 			setup:    func(t *testing.T, w *doctorWorld) { w.plugin(t, true, true) },
-			want:     [][]string{{"✗ plugin bottle@bottle: installed (", "; its copy is gone — reinstall it: claude plugin uninstall bottle@bottle, then claude plugin install bottle@bottle"}},
+			want:     [][]string{{"✗ plugin bottle@bottle: installed (", "; that copy is gone — reinstall it: claude plugin uninstall bottle@bottle, then claude plugin install bottle@bottle"}},
 			absent:   []string{"hookbin install"},
 			wantFail: true,
 		},
@@ -122,7 +152,7 @@ func TestDoctorPluginInstall(t *testing.T) {
 				copyDir := w.plugin(t, true, false)
 				writeJSON(t, filepath.Join(copyDir, ".orphaned_at"), "1767607260000")
 			},
-			want:     [][]string{{"✗ plugin bottle@bottle: installed (", "its copy is orphaned (.orphaned_at)"}},
+			want:     [][]string{{"✗ plugin bottle@bottle: installed (", "that copy is orphaned (.orphaned_at)"}},
 			wantFail: true,
 		},
 		{
@@ -131,13 +161,68 @@ func TestDoctorPluginInstall(t *testing.T) {
 				// Written by hand: install refuses such binaries.
 				w.install(t)
 				copyDir := w.plugin(t, false, false)
-				cached := filepath.Join(copyDir, "libexec", "linux-amd64", "hookbin"+exeSuffix())
+				cached := filepath.Join(copyDir, "libexec", runtime.GOOS+"-"+runtime.GOARCH, "hookbin"+exeSuffix())
 				settings := filepath.Join(w.config, "settings.json")
 				data := string(readFile(t, settings))
 				writeJSON(t, settings, strings.ReplaceAll(data, claudesettings.HookCommand(w.hookbin), claudesettings.HookCommand(cached)))
 			},
 			want: [][]string{{"! settings (user: ", "run ", filepath.Join("cache", "bottle", "bottle", "0.1.0"),
 				"inside Claude Code's plugin folder, whose versioned copies a plugin update or uninstall orphans"}},
+		},
+		{
+			name: "SettingsNotJSON",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				writeJSON(t, filepath.Join(w.config, "settings.json"), `{"enabledPlugins": {"bottle@bottle": true,}`)
+			},
+			want: [][]string{
+				{"✗ plugin bottle@bottle: whether it is enabled cannot be read until " + "SETTINGS" + " is fixed (", "Claude Code cannot read that file either — fix SETTINGS (or move it aside), then run hookbin doctor again"},
+				{"! MCP server \"bottle\": not registered in an MCP config; the plugin's may serve it, but whether the plugin is enabled cannot be read until SETTINGS is fixed"},
+			},
+			absent:   []string{"claude plugin enable", "hookbin install", "come from it"},
+			wantFail: true,
+		},
+		{
+			name: "TwoMarketplacesNamedBottle",
+			setup: func(t *testing.T, w *doctorWorld) {
+				// Installed from a first marketplace (recorded at 0.1.0 in
+				// the cache), then a second one named bottle was added:
+				// Claude Code now loads the plugin from it.
+				w.plugin(t, true, false)
+				w.marketplace(t, filepath.Join(w.home, "release-0.2.0"), "0.2.0", true)
+			},
+			want: [][]string{{"✓ plugin bottle@bottle: installed (user scope) and enabled (user: ", "); Claude Code loads version 0.2.0 from HOME/release-0.2.0/plugin (the folder marketplace bottle points at; installed_plugins.json still records version 0.1.0 at ", "come from it"}},
+		},
+		{
+			name: "UnbuiltClone",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				clone := filepath.Join(w.home, "src", "bottle")
+				writeJSON(t, filepath.Join(clone, "go.mod"), "module bottle\n\ngo 1.26\n")
+				w.marketplace(t, clone, "0.1.0", false)
+			},
+			want: [][]string{{"✗ plugin bottle@bottle: ", "loads version 0.1.0 from HOME/src/bottle/plugin", "; but HOME/src/bottle/plugin/libexec/" + runtime.GOOS + "-" + runtime.GOARCH +
+				" has no hookbin or mcpserver, so its hooks and MCP server cannot start — build them in the clone: cd HOME/src/bottle && go build -trimpath -o plugin/libexec/" +
+				runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver"}},
+			wantFail: true,
+		},
+		{
+			name: "CloneServerBesidePlugin",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				w.clone(t)
+			},
+			want: [][]string{{"! this clone's .mcp.json offers a second MCP server \"bottle\" beside the plugin's plugin:bottle:bottle",
+				"add \"disabledMcpjsonServers\": [\"bottle\"] to PROJECT/.claude/settings.local.json"}},
+		},
+		{
+			name: "CloneServerTurnedOff",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				w.clone(t)
+				writeJSON(t, filepath.Join(w.project, ".claude", "settings.local.json"), `{"disabledMcpjsonServers": ["bottle"]}`)
+			},
+			absent: []string{"second MCP server"},
 		},
 		{
 			name: "BottlesInPluginData",
@@ -157,6 +242,10 @@ func TestDoctorPluginInstall(t *testing.T) {
 				t.Errorf("doctor failed = %v, want %v:\n%s", failed, tt.wantFail, strings.Join(lines, "\n"))
 			}
 			for _, subs := range tt.want {
+				r := strings.NewReplacer("SETTINGS", filepath.Join(w.config, "settings.json"), "HOME", w.home, "PROJECT", w.project)
+				for i := range subs {
+					subs[i] = r.Replace(subs[i])
+				}
 				wantLine(t, lines, subs...)
 			}
 			for _, s := range tt.absent {
@@ -166,4 +255,13 @@ func TestDoctorPluginInstall(t *testing.T) {
 			}
 		})
 	}
+}
+
+// clone makes the world's project a clone of bottle with its committed
+// .mcp.json (the development server).
+func (w *doctorWorld) clone(t *testing.T) {
+	t.Helper()
+	writeJSON(t, filepath.Join(w.project, ".mcp.json"), string(readFile(t, filepath.Join("..", ".mcp.json"))))
+	writeJSON(t, filepath.Join(w.project, "go.mod"), "module bottle\n\ngo 1.26\n")
+	writeJSON(t, filepath.Join(w.project, "scripts", "mcpserver-wrapper.sh"), "#!/bin/sh\n")
 }

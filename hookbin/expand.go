@@ -30,6 +30,11 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 	if len(ids) == 0 {
 		return exitError{code: 2, msg: "expand needs at least one id (run hookbin expand --help)"}
 	}
+	if *transcript == "" {
+		if err := needConfig(env); err != nil {
+			return err
+		}
+	}
 	// The session: the given one, else the current one of the working
 	// directory's project (as the MCP tool guesses it), said either way.
 	id, how := *session, "given"
@@ -50,6 +55,11 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 	src, err := locate.Find(env, id, *transcript, *db)
 	if err != nil {
 		return err
+	}
+	if *session != "" {
+		if err := checkSession(ctx, env, id, src.Transcript, src.DB); err != nil {
+			return err
+		}
 	}
 	shown := id
 	if shown == "" {
@@ -77,7 +87,7 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 	}
 	if missing > 0 {
-		return exitError{code: 1, msg: fmt.Sprintf("%d of %d ids not expanded (the reasons are above)", missing, len(exps))}
+		return exitError{code: 1, msg: fmt.Sprintf("%d of %s not expanded (the reasons are above)", missing, plural(len(exps), "id"))}
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ INSERT INTO observations (id, memory_session_id, project, text, type, title, pro
 `
 
 // TestExpandParity: hookbin expand and the MCP tool expand_observation find
-// and refuse the same ids, for the same reasons.
+// and refuse the same ids, for the same reasons, in a session that exists.
 func TestExpandParity(t *testing.T) {
 	home, vars := scratchEnv(t)
 	cwd := filepath.Join(home, "work", "proj")
@@ -57,7 +57,15 @@ func TestExpandParity(t *testing.T) {
 		"bogus", "t-1", "1234567890123456789", "t1234567890", " t1 "}
 	for _, session := range []string{"p-basic", "p-other", "p-none"} {
 		t.Run(session, func(t *testing.T) {
-			out, _, _ := runCmd(t, vars, append(append([]string{"expand"}, ids...), "--session", session)...)
+			out, _, err := runCmd(t, vars, append(append([]string{"expand"}, ids...), "--session", session)...)
+			if session == "p-none" {
+				// Neither a transcript nor claude-mem holds it: the CLI
+				// refuses the session as a whole.
+				if err == nil || !strings.Contains(err.Error(), `no such session "p-none"`) {
+					t.Errorf("expand --session p-none: error %v, want no such session", err)
+				}
+				return
+			}
 			cli := cliOutcomes(out)
 
 			res, err := expandTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{

@@ -495,6 +495,11 @@ func renderToFile(ctx context.Context, h hookEnv, p hookPayload) (hookResult, st
 	if err != nil {
 		return hookResult{}, "", err
 	}
+	if res.Empty() {
+		// A session of a command alone ("claude mcp list", /bottle:doctor)
+		// is nothing to continue: no bottle to list or point to.
+		return hookResult{mode: res.Mode}, "", skipped("empty session: no prompt and no tool call")
+	}
 	bottle, err := writeBottle(ctx, h, res)
 	if err != nil {
 		return hookResult{mode: res.Mode}, "", err

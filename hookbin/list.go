@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"text/tabwriter"
 
 	"bottle/render/locate"
@@ -18,7 +17,7 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	db := fs.String("db", "", "claude-mem database `path` (default: <claude-mem data>/claude-mem.db)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: hookbin list [--project DIR] [--db P]")
-		fmt.Fprintln(stdout, "\nLists every session with a transcript and/or claude-mem records: the mode it renders in, last activity, counts and first prompt.")
+		fmt.Fprintln(stdout, "\nLists every session with a transcript and/or claude-mem records: the mode it renders in, last activity, counts and first prompt;\nthe project too when the sessions are of more than one. Files of the projects folder that are not transcripts are skipped.")
 		printFlags(stdout, fs)
 	}
 	pos, err := parseArgs(fs, args)
@@ -28,9 +27,12 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	if len(pos) > 0 {
 		return exitError{code: 2, msg: "list takes no arguments (run hookbin list --help)"}
 	}
+	if err := needConfig(env); err != nil {
+		return err
+	}
 	dir := *project
 	if dir != "" {
-		if dir, err = filepath.Abs(dir); err != nil {
+		if dir, err = existingProject(dir); err != nil {
 			return err
 		}
 	}
@@ -45,12 +47,32 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		fmt.Fprintln(stdout, "no sessions found (transcripts under "+env.ProjectsDir()+", claude-mem database "+orNone(*db, env.DBPath())+")")
 		return nil
 	}
+	// A project column only when there is more than one project to tell
+	// apart.
+	projects := map[string]bool{}
+	for _, l := range list {
+		projects[projectOf(l)] = true
+	}
+	head := "SESSION\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT"
+	if len(projects) > 1 {
+		head = "SESSION\tPROJECT\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT"
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT")
+	fmt.Fprintln(tw, head)
 	for _, l := range list {
 		counts := "-\t-\t-"
-		if l.Stored {
+		switch {
+		case l.Stored:
 			counts = fmt.Sprintf("%d\t%d\t%d", l.Prompts, l.Observations, l.Summaries)
+		case l.TranscriptPath != "":
+			// Prompts counted in the transcript; claude-mem holds nothing.
+			if n, err := noIndex.Prompts(ctx, l.TranscriptPath); err == nil {
+				counts = fmt.Sprintf("%d\t-\t-", n)
+			}
+		}
+		id := l.ID
+		if len(projects) > 1 {
+			id += "\t" + projectOf(l)
 		}
 		size := "-"
 		if l.TranscriptPath != "" {
@@ -60,7 +82,7 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		if !l.LastActivity.IsZero() {
 			when = l.LastActivity.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.ID, l.Mode, when, counts, size, l.FirstPrompt)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, l.Mode, when, counts, size, l.FirstPrompt)
 	}
 	return tw.Flush()
 }
@@ -73,4 +95,14 @@ func orNone(a, b string) string {
 		return b
 	}
 	return "none"
+}
+
+// projectOf names a listed session's project as a user knows it: its
+// working directory, else claude-mem's project name, else the transcript's
+// folder under the projects folder.
+func projectOf(l locate.Listing) string {
+	if l.Cwd != "" {
+		return l.Cwd
+	}
+	return l.Project
 }

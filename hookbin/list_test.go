@@ -60,7 +60,7 @@ func TestListAndExpand(t *testing.T) {
 	if _, _, err := runCmd(t, env, "expand", "t1", "--session", "../x"); err == nil || !strings.Contains(err.Error(), "invalid session id") {
 		t.Errorf("expand with a bad session id: %v", err)
 	}
-	out, _, err = runCmd(t, env, "list", "--project", "/nonexistent/project")
+	out, _, err = runCmd(t, env, "list", "--project", t.TempDir())
 	if err != nil || !strings.Contains(out, "no sessions found") {
 		t.Errorf("list --project elsewhere = %q, %v", out, err)
 	}

@@ -67,9 +67,10 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 		return exitError{code: 2, msg: "render needs a session id, a FILE.jsonl or --example (run hookbin render --help)"}
 	}
 	// A file named here is meant to be a transcript, of the session named if
-	// one is. The transcript found by id is Claude Code's own and may still
-	// be empty at the very start of a session, as the hooks expect.
-	o.RequireEntries = o.TranscriptPath != ""
+	// one is; one found by id must be a transcript too, as junk in the
+	// projects folder is no session. (The hooks render a session's file
+	// while it may still be empty.)
+	o.RequireEntries = true
 	o.RequireSession = o.TranscriptPath != "" && !*force
 	if *db != "" {
 		// The default database may be absent (standalone mode); one named
@@ -78,9 +79,19 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 			return fmt.Errorf("claude-mem database %s does not exist", *db)
 		}
 	}
+	if o.TranscriptPath == "" {
+		if err := needConfig(env); err != nil {
+			return err
+		}
+	}
 	src, err := locate.Find(env, o.SessionID, o.TranscriptPath, o.DBPath)
 	if err != nil {
 		return err
+	}
+	if o.SessionID != "" && locate.ValidID(o.SessionID) {
+		if err := checkSession(ctx, env, o.SessionID, src.Transcript, src.DB); err != nil {
+			return err
+		}
 	}
 	o.TranscriptPath, o.TranscriptErr, o.DBPath = src.Transcript, src.TranscriptErr, src.DB
 	fitMemory(o.TranscriptPath)

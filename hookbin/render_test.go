@@ -25,6 +25,10 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (stdout, stderr
 func scratchEnv(t *testing.T) (home string, env map[string]string) {
 	t.Helper()
 	home = t.TempDir()
+	// CLAUDE_CONFIG_DIR names it, so it must exist.
+	if err := os.Mkdir(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	return home, map[string]string{
 		"HOME":                home,
 		"USERPROFILE":         home,
@@ -109,7 +113,7 @@ func TestRenderErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"UnknownSession", []string{"render", "no-such-session"}, "transcript not found"},
+		{"UnknownSession", []string{"render", "no-such-session"}, `no such session "no-such-session"`},
 		{"BadID", []string{"render", "bad*id"}, "invalid session id"},
 		{"MissingFile", []string{"render", "/nonexistent/x.jsonl"}, "no such file"},
 		{"Directory", []string{"render", "--transcript", os.TempDir()}, "not a regular file"},

@@ -161,12 +161,18 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // flagError turns a flag parse failure into a one-line error; -h is success.
+// The flag package names a flag -name; help and usage lines spell it --name.
 func flagError(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	return exitError{code: 2, msg: strings.TrimSpace(err.Error())}
+	return exitError{code: 2, msg: dashDash.Replace(strings.TrimSpace(err.Error()))}
 }
+
+// dashDash respells the flag package's -name as --name in its messages:
+// "flag provided but not defined: -x", "invalid value … for flag -x: …",
+// "invalid boolean value … for -x: …", "flag needs an argument: -x".
+var dashDash = strings.NewReplacer(": -", ": --", "flag -", "flag --", "for -", "for --")
 
 // printFlags lists fs's flags as the usage lines spell them (--name), each
 // with its value's name and its default.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -71,6 +70,9 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 		kinds = append(kinds, sk)
 	}
+	if err := needConfig(env); err != nil {
+		return err
+	}
 	o := search.Options{Query: q, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset, DBPath: *db,
 		Own: search.Own{BottlesDir: env.BottlesDir(), Tools: render.AllToolNames()}}
 	if o.DBPath == "" {
@@ -95,7 +97,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		sources = noIndex.ScopeSources(ctx, env, o.DB, o.DBPath, "all", cwd)
 	case *project != "":
 		scope = "project"
-		dir, err := filepath.Abs(*project)
+		dir, err := existingProject(*project)
 		if err != nil {
 			return err
 		}
@@ -114,6 +116,9 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 		src, err := locate.Find(env, id, "", "")
 		if err != nil {
+			return err
+		}
+		if err := checkSession(ctx, env, id, src.Transcript, o.DBPath); err != nil {
 			return err
 		}
 		sources = []search.Source{{ID: id, Transcript: src.Transcript}}
@@ -140,7 +145,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 	}
 	switch {
 	case res.Total == 0:
-		fmt.Fprintf(stdout, "no hits in %d records of %d sessions\n", res.Records, res.Sessions)
+		fmt.Fprintf(stdout, "no hits in %s of %s\n", plural(res.Records, "record"), plural(res.Sessions, "session"))
 	case len(res.Hits) == 0:
 		fmt.Fprintf(stdout, "offset %d is past the last of %d hits\n", *offset, res.Total)
 	default:
@@ -148,8 +153,8 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		if next := *offset + len(res.Hits); next < res.Total {
 			more = fmt.Sprintf("; --offset %d for more", next)
 		}
-		fmt.Fprintf(stdout, "hits %d–%d of %d in %d records of %d sessions%s; hookbin expand ID --session S shows a hit's record\n",
-			*offset+1, *offset+len(res.Hits), res.Total, res.Records, res.Sessions, more)
+		fmt.Fprintf(stdout, "hits %d–%d of %d in %s of %s%s; hookbin expand ID --session S shows a hit's record\n",
+			*offset+1, *offset+len(res.Hits), res.Total, plural(res.Records, "record"), plural(res.Sessions, "session"), more)
 	}
 	return nil
 }

@@ -61,6 +61,10 @@ type PointerInput struct {
 	// or written at this compaction: the pointer names the bottle as it
 	// was last written, at NotRefreshed, and says its end is missing.
 	NotRefreshed time.Time
+	// Standalone says claude-mem holds no record of the session
+	// ([Result.Standalone]): tool activity is shown as digests, and nothing
+	// settles into observations.
+	Standalone bool
 }
 
 // StaleAfter is the age past which the pointer warns that the record may
@@ -102,18 +106,25 @@ func Pointer(p PointerInput) string {
 			"  not your words.\n")
 		b.WriteString("- The last session summary describes where you left off; continue from there.\n")
 	} else {
+		record := "- It is the authoritative session record: verbatim conversation, with observations in place of\n  tool activity."
+		if p.Standalone {
+			record = "- It is the authoritative session record: verbatim conversation, with each tool call as a\n  one-line digest."
+		}
 		if p.Fresh {
-			b.WriteString("- It is the authoritative session record: verbatim conversation, with observations in place of\n" +
-				"  tool activity. This conversation starts without it: the bottle is all you know of the session.\n")
+			b.WriteString(record + " This conversation starts without it: the bottle is all you know of the session.\n")
 		} else {
-			b.WriteString("- It is the authoritative session record: verbatim conversation, with observations in place of\n" +
-				"  tool activity. Where it conflicts with the summary above, the bottle wins.\n")
+			b.WriteString(record + " Where it conflicts with the summary above, the bottle wins.\n")
 		}
 		b.WriteString("- The final assistant message in it was already delivered to the user. Do not repeat it or redo\n" +
 			"  work it describes as done — continue from its end state.\n")
 	}
-	b.WriteString("- The newest tool activity may still be settling into observations (pending lines are marked ⏳);\n" +
-		"  call " + p.MCP.Tool("render_bottle") + " if the last few minutes look thin.\n")
+	if p.Standalone {
+		b.WriteString("- The bottle is re-rendered after every turn; call " + p.MCP.Tool("render_bottle") + " if the last few\n" +
+			"  minutes look thin.\n")
+	} else {
+		b.WriteString("- The newest tool activity may still be settling into observations (pending lines are marked ⏳);\n" +
+			"  call " + p.MCP.Tool("render_bottle") + " if the last few minutes look thin.\n")
+	}
 	b.WriteString("- Lines tagged [#id] expand on demand: " + p.MCP.Tool("expand_observation") + ", passing\n" +
 		"  session_id " + id + ". If the file is too long for one Read, page it with " + p.MCP.Tool("read_bottle") + ".\n")
 	if p.TaskGenerated {
@@ -184,6 +195,7 @@ func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool, names 
 		Now:           now,
 		Fresh:         fresh,
 		MCP:           names,
+		Standalone:    r.Standalone,
 	})
 }
 

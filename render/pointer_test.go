@@ -117,6 +117,24 @@ func TestPointerModes(t *testing.T) {
 	}
 }
 
+// TestPointerStandalone: with no claude-mem record of the session the
+// pointer speaks of digests, never of observations (the expand tool's name
+// aside), fresh or not.
+func TestPointerStandalone(t *testing.T) {
+	for _, fresh := range []bool{false, true} {
+		got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", Standalone: true, Fresh: fresh})
+		if n := strings.Count(got, "observation"); n != strings.Count(got, "expand_observation") {
+			t.Errorf("fresh=%v: standalone pointer mentions observations:\n%s", fresh, got)
+		}
+		if !strings.Contains(got, "one-line digest") || !strings.Contains(got, "authoritative session record") {
+			t.Errorf("fresh=%v: standalone pointer does not say tool calls are digests:\n%s", fresh, got)
+		}
+	}
+	if got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x"}); !strings.Contains(got, "settling into observations") {
+		t.Errorf("pointer with claude-mem lost its observations line:\n%s", got)
+	}
+}
+
 // TestPointerCaps feeds hostile input: the pointer stays within Claude Code's
 // caps and on its lines.
 func TestPointerCaps(t *testing.T) {

@@ -39,10 +39,11 @@ type Options struct {
 	BudgetTokens int
 	// NoBudget renders every turn in full, whatever BudgetTokens says.
 	NoBudget bool
-	// RequireEntries refuses, with [ErrNotTranscript], a transcript none of
-	// whose lines is a transcript entry: a file named by hand that is not
-	// one. The hooks leave it unset, as a session's transcript may still
-	// be empty at its very start.
+	// RequireEntries refuses, with [ErrNotTranscript], a file that is not
+	// a transcript (see transcript.Diagnostics.IsTranscript): one named by
+	// hand, or junk where a session's transcript should be. The hooks
+	// leave it unset, as a session's transcript may still be empty at its
+	// very start.
 	RequireEntries bool
 	// RequireSession refuses, with [ErrOtherSession], a transcript in which
 	// entries carry session ids but no main-thread entry carries SessionID:
@@ -60,8 +61,8 @@ type Options struct {
 // the session exist.
 var ErrNothingToRender = errors.New("nothing to render: no transcript and no stored prompts or observations")
 
-// ErrNotTranscript means that a file holds no transcript entry at all
-// (Options.RequireEntries).
+// ErrNotTranscript means that a file holds no transcript entry, or mostly
+// lines that are not JSON (Options.RequireEntries).
 var ErrNotTranscript = errors.New("not a Claude Code transcript")
 
 // ErrOtherSession means that a transcript holds entries of other sessions
@@ -88,9 +89,14 @@ type Result struct {
 	TranscriptPath string // "" in reconstructed mode
 	Turns          int
 	Observations   int // observation lines
-	Digests        int // [#tN] digest lines
-	Pending        int // ⏳ pending lines
-	Folded         int // turns folded to fit the budget
+	// ToolCalls counts the transcript's tool calls (see [Result.Empty]).
+	ToolCalls int
+	// Standalone reports that claude-mem holds no record of the session:
+	// tool activity shows as digests only.
+	Standalone bool
+	Digests    int // [#tN] digest lines
+	Pending    int // ⏳ pending lines
+	Folded     int // turns folded to fit the budget
 	// OverBudget is the note (also in Notes) saying that the bottle exceeds
 	// its budget with every turn folded that may be, only parts that never
 	// fold remaining over it; "" when the bottle fits.
@@ -116,6 +122,13 @@ type Result struct {
 	LatestSummary *Summary
 	Diag          transcript.Diagnostics
 	Notes         []string
+}
+
+// Empty reports that the session holds no prompt and no tool call: one
+// Claude Code started for a command ("claude mcp list", a slash command
+// alone), which is no session to continue.
+func (r *Result) Empty() bool {
+	return r.Turns == 0 && r.ToolCalls == 0 && r.Observations == 0
 }
 
 // Render renders the bottle of a session: full mode from its transcript
@@ -172,7 +185,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	if tErr != nil {
 		return nil, tErr
 	}
-	if t != nil && o.RequireEntries && t.Diag.Entries == 0 {
+	if t != nil && o.RequireEntries && !t.Diag.IsTranscript() {
 		return nil, fmt.Errorf("%s: %w: %d of %d lines are transcript entries", path, ErrNotTranscript, t.Diag.Entries, t.Diag.Lines)
 	}
 	if t != nil && checkSession && t.SessionID != "" && !t.HasSession {
@@ -213,7 +226,11 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 			return nil, fmt.Errorf("render %s: no transcript (%v), and the claude-mem database failed: %w", id, noTranscript, dbErr)
 		}
 		if stored == nil {
-			return nil, fmt.Errorf("render %s: %w (%v; no stored session in %s)", id, ErrNothingToRender, noTranscript, dbPath)
+			where := "no stored session in " + dbPath
+			if dbPath == "" {
+				where = "no claude-mem database known: set HOME or CLAUDE_MEM_DATA_DIR"
+			}
+			return nil, fmt.Errorf("render %s: %w (%v; %s)", id, ErrNothingToRender, noTranscript, where)
 		}
 		var err error
 		if b, err = fromStored(stored); err != nil {
@@ -225,6 +242,10 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	b.Rendered = o.Now
 	res.Mode = b.Mode
 	res.Turns = len(b.Turns)
+	res.Standalone = stored == nil
+	if t != nil {
+		res.ToolCalls = len(t.Tools)
+	}
 	if len(b.Turns) > 0 {
 		last := &b.Turns[len(b.Turns)-1]
 		res.LastPrompt, res.LastPromptTime = last.Prompt, last.Time

@@ -244,13 +244,30 @@ func copyFixture(t *testing.T, name, to string) string {
 	return path
 }
 
-// TestRefusals: asked to, Render refuses a file without a transcript entry
-// and a transcript of another session; unasked (the hooks, the MCP tools)
+// TestRefusals: asked to, Render refuses a file that is not a transcript
+// (no entry, or a binary with a few embedded) and a transcript of another
+// session; unasked (the hooks, the MCP tools)
 // it renders both.
 func TestRefusals(t *testing.T) {
 	const basicID = "11111111-2222-4333-8444-555555555555"
+	basic0 := filepath.Join("testdata", "basic.jsonl")
 	passwd := filepath.Join(t.TempDir(), "passwd")
 	if err := os.WriteFile(passwd, []byte("root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:/sbin/nologin\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A binary that embeds a sample session: a few transcript lines among
+	// thousands of lines of bytes.
+	embed, err := os.ReadFile(basic0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, 0, 1<<16)
+	for i := range 2000 {
+		junk = append(junk, "\x7fELF\x00\x02\x01"...)
+		junk = append(junk, byte(i), '\n')
+	}
+	binary := filepath.Join(t.TempDir(), "hookbin")
+	if err := os.WriteFile(binary, append(append(junk, embed...), junk...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	noIDs := filepath.Join(t.TempDir(), "no-ids.jsonl")
@@ -268,6 +285,7 @@ func TestRefusals(t *testing.T) {
 		{"PasswdUnasked", Options{TranscriptPath: passwd}, nil, ""},
 		{"Empty", Options{TranscriptPath: filepath.Join("testdata", "empty.jsonl"), RequireEntries: true}, ErrNotTranscript, "0 of 0 lines"},
 		{"EmptyUnasked", Options{TranscriptPath: filepath.Join("testdata", "empty.jsonl")}, nil, ""},
+		{"Binary", Options{TranscriptPath: binary, RequireEntries: true}, ErrNotTranscript, "not a Claude Code transcript: 5 of 4005 lines are transcript entries"},
 		{"SomeLinesSkipped", Options{TranscriptPath: filepath.Join("testdata", "malformed.jsonl"), RequireEntries: true}, nil, ""},
 		{"OtherSession", Options{SessionID: "other-1", TranscriptPath: basic, RequireSession: true}, ErrOtherSession,
 			"render other-1: transcript of another session: no entry of " + basic + " carries that id (the first carries " + basicID + ")"},

@@ -215,7 +215,7 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		}
 	case "ExitPlanMode":
 		if p := firstLine(str(in.Plan)); p != "" {
-			s.plan, s.planID = oneLine(strings.TrimLeft(p, "# "), stateItemMax), id()
+			s.plan, s.planID = oneLine(strings.TrimSpace(strings.TrimLeft(p, "# ")), stateItemMax), id()
 		}
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
 		p := in.FilePath

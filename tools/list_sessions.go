@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -89,10 +90,13 @@ func ListSessions(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 }
 
 func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *mcp.CallToolResult {
-	list, notes, err := locate.List(ctx, d.Env, "", dir)
+	all, notes, err := locate.List(ctx, d.Env, "", dir)
 	if err != nil {
 		return mcp.NewToolResultError(fmt.Sprintf("Cannot list the sessions of %s: %v.", dir, err))
 	}
+	// Sessions with no prompt and no tool call (one started for a command
+	// alone, this very one before its first prompt) are nothing to pick up.
+	list := slices.DeleteFunc(all, func(l locate.Listing) bool { return l.Empty })
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sessions of the project %s, newest first: %s.\n", dir, commas(len(list)))
 	if len(list) == 0 {

@@ -102,6 +102,8 @@ func (d Deps) renderAndWrite(ctx context.Context, s session, budget int, everyth
 		NoBudget:       everything,
 		Now:            d.now(),
 		Location:       d.loc(),
+		// Junk in the projects folder is no session, as for hookbin render.
+		RequireEntries: true,
 	})
 	if err != nil {
 		return nil, "", d.renderError(ctx, s, err)
@@ -133,6 +135,8 @@ func (d Deps) renderError(ctx context.Context, s session, err error) *mcp.CallTo
 			"Nothing to render for session %s: no transcript under %s and no stored prompts or observations "+
 				"in claude-mem's database (%s).\nCheck the session id; omit session_id for the current session.%s",
 			s, d.Env.ProjectsDir(), d.Env.DBPath(), d.knownSessions(ctx)))
+	case errors.Is(err, render.ErrNotTranscript):
+		return mcp.NewToolResultError(fmt.Sprintf("Cannot render %s: %v; nothing to render.\nPass another session_id.%s", s, err, d.knownSessions(ctx)))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return mcp.NewToolResultError(fmt.Sprintf("Rendering session %s was cancelled: %v.", s, err))
 	}

@@ -153,12 +153,13 @@ func (d Deps) knownSessions(ctx context.Context) string {
 			fmt.Fprintf(&b, "\n- … and %d more", len(refs)-maxKnown)
 			break
 		}
-		when := r.Modified.In(d.loc()).Format("2006-01-02 15:04")
+		// Last activity as list_sessions and hookbin list show it.
+		when := r.LastActivity().In(d.loc()).Format("2006-01-02 15:04")
 		switch {
 		case r.Transcript != "" && r.Stored:
-			fmt.Fprintf(&b, "\n- %s (transcript and claude-mem, modified %s)", r.ID, when)
+			fmt.Fprintf(&b, "\n- %s (transcript and claude-mem, last activity %s)", r.ID, when)
 		case r.Transcript != "":
-			fmt.Fprintf(&b, "\n- %s (transcript, modified %s)", r.ID, when)
+			fmt.Fprintf(&b, "\n- %s (transcript, last activity %s)", r.ID, when)
 		default:
 			fmt.Fprintf(&b, "\n- %s (claude-mem only, last activity %s)", r.ID, when)
 		}
@@ -201,7 +202,8 @@ func intArg(args map[string]any, key string) (n int, present bool, err error) {
 	default:
 		err = errors.New("not a number")
 	}
-	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+	// Up to 2^53: every integer a JSON number carries exactly.
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		return 0, true, fmt.Errorf("%s must be an integer, not %s", key, jsonText(v))
 	}
 	return int(f), true, nil

@@ -10,7 +10,9 @@
 // Every edit keeps each foreign key, value and position as it was; only
 // bottle's own entries change. Bottle's entries are told apart by what they
 // run (a hookbin subcommand, a server named [ServerName]), never by a path,
-// so an install from a new location replaces the old one.
+// so an install from a new location replaces the old one. A binary is
+// bottle's by its name, or, renamed, by the Go build information in the
+// file (read, never run).
 //
 // The package takes the machine's folders as plain values ([Locations]): it
 // does not read the environment, print, or know bottle's other folders. It

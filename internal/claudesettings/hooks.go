@@ -1,9 +1,11 @@
 package claudesettings
 
 import (
+	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -63,7 +65,7 @@ func ownSub(raw json.RawMessage) (string, bool) {
 	default:
 		return "", false
 	}
-	if !isBinary(prog, "hookbin") {
+	if !isBottleBinary(prog, "hookbin") {
 		return "", false
 	}
 	for _, s := range bottleHooks {
@@ -95,6 +97,30 @@ func isBinary(path, name string) bool {
 	}
 	return base == name
 }
+
+// isBottleBinary reports whether path runs bottle's binary name: named so
+// (see isBinary), or an absolute path to a Go binary built from bottle's
+// package of that name under any file name (install --hookbin and
+// --mcpserver take a renamed copy). The build information is read from the
+// file, never run.
+func isBottleBinary(path, name string) bool {
+	if isBinary(path, name) {
+		return true
+	}
+	p := filepath.FromSlash(unquote(strings.TrimSpace(path)))
+	if !filepath.IsAbs(p) {
+		return false
+	}
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	bi, err := buildinfo.ReadFile(p)
+	return err == nil && bi.Path == modulePath+"/"+name
+}
+
+// modulePath is bottle's Go module: its binaries' build information names
+// their main package under it.
+const modulePath = "bottle"
 
 // handlerText is how a handler is shown in notes and registrations.
 func handlerText(raw json.RawMessage) string {

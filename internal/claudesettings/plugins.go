@@ -47,21 +47,106 @@ type Plugins struct {
 	// InstalledFile is <config>/plugins/installed_plugins.json ("" when the
 	// config folder is unknown).
 	InstalledFile string
+	// Unreadable are the settings files whose enabledPlugins could not be
+	// read (not JSON, not an object, unreadable), each with why: while one
+	// is, whether the plugin is enabled is unknown.
+	Unreadable []FileProblem
+	// Markets are the marketplaces of <config>/plugins/known_marketplaces.json
+	// by name.
+	Markets map[string]Marketplace
+	// DisabledMcpjson are the names of disabledMcpjsonServers in every
+	// settings file: project .mcp.json servers the user turned off.
+	DisabledMcpjson []string
 }
 
-// Plugins reads the enabledPlugins of every target's settings file and
-// <config>/plugins/installed_plugins.json. A file that is missing or does
-// not parse holds nothing ([Registrations] reports the settings files that
-// do not parse).
+// FileProblem is a file and what is wrong with it.
+type FileProblem struct {
+	Path string
+	Err  error
+}
+
+// Marketplace is a marketplace Claude Code knows: where its source is and
+// where Claude Code reads it from.
+type Marketplace struct {
+	// Source is the kind of source: "directory", "git", "github", ...
+	Source string
+	// InstallLocation is the folder Claude Code reads the marketplace from:
+	// the source folder itself for a directory marketplace, a clone under
+	// <config>/plugins/marketplaces/ otherwise.
+	InstallLocation string
+}
+
+// Loaded is where Claude Code loads the plugin install in from and its
+// version. A plugin of a directory marketplace runs from the marketplace's
+// folder (known_marketplaces.json's installLocation plus the plugin's
+// source in its marketplace.json), whatever installed_plugins.json
+// recorded when it was installed: adding another marketplace of the same
+// name repoints it. Any other plugin runs from its cached copy.
+func (p Plugins) Loaded(in PluginInstall) (root, version string) {
+	_, market, _ := strings.Cut(in.ID, "@")
+	m, ok := p.Markets[market]
+	if !ok || m.Source != "directory" || m.InstallLocation == "" {
+		return in.InstallPath, in.Version
+	}
+	data, err := os.ReadFile(filepath.Join(m.InstallLocation, ".claude-plugin", "marketplace.json"))
+	if err != nil {
+		return in.InstallPath, in.Version
+	}
+	var mk struct {
+		Plugins []struct {
+			Name    string          `json:"name"`
+			Source  json.RawMessage `json:"source"`
+			Version string          `json:"version"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(data, &mk) != nil {
+		return in.InstallPath, in.Version
+	}
+	for _, e := range mk.Plugins {
+		var src string
+		if e.Name != PluginName || json.Unmarshal(e.Source, &src) != nil {
+			continue
+		}
+		root = filepath.Join(m.InstallLocation, filepath.FromSlash(src))
+		var manifest struct {
+			Version string `json:"version"`
+		}
+		if data, err := os.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil &&
+			json.Unmarshal(data, &manifest) == nil && manifest.Version != "" {
+			return root, manifest.Version
+		}
+		return root, e.Version
+	}
+	return in.InstallPath, in.Version
+}
+
+// Plugins reads the enabledPlugins and disabledMcpjsonServers of every
+// target's settings file, <config>/plugins/installed_plugins.json and
+// known_marketplaces.json. A file that is missing or does not parse holds
+// nothing; settings files that cannot be read are listed in Unreadable.
 func (l Locations) Plugins() Plugins {
 	var p Plugins
 	for _, t := range l.Targets() {
 		doc, _, err := readDoc(t.Settings)
-		if doc == nil || err != nil {
+		if err != nil {
+			p.Unreadable = append(p.Unreadable, FileProblem{t.Settings, err})
 			continue
 		}
+		if doc == nil {
+			continue
+		}
+		if raw, ok := doc.get("disabledMcpjsonServers"); ok {
+			var names []string
+			if json.Unmarshal(raw, &names) == nil {
+				p.DisabledMcpjson = append(p.DisabledMcpjson, names...)
+			}
+		}
 		enabled, err := optionalObject(doc, "enabledPlugins", "enabledPlugins")
-		if enabled == nil || err != nil {
+		if err != nil {
+			p.Unreadable = append(p.Unreadable, FileProblem{t.Settings, err})
+			continue
+		}
+		if enabled == nil {
 			continue
 		}
 		for _, id := range enabled.keys {
@@ -80,7 +165,32 @@ func (l Locations) Plugins() Plugins {
 	}
 	p.InstalledFile = filepath.Join(l.ConfigDir, "plugins", "installed_plugins.json")
 	p.Installs, _ = readInstalled(p.InstalledFile)
+	p.Markets = readMarkets(filepath.Join(l.ConfigDir, "plugins", "known_marketplaces.json"))
 	return p
+}
+
+// readMarkets reads known_marketplaces.json: {"<name>": {"source":
+// {"source": "directory", ...}, "installLocation": "..."}}. A file that is
+// missing or does not parse holds none.
+func readMarkets(path string) map[string]Marketplace {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var raw map[string]struct {
+		Source struct {
+			Source string `json:"source"`
+		} `json:"source"`
+		InstallLocation string `json:"installLocation"`
+	}
+	if json.Unmarshal(data, &raw) != nil {
+		return nil
+	}
+	out := make(map[string]Marketplace, len(raw))
+	for name, m := range raw {
+		out[name] = Marketplace{Source: m.Source.Source, InstallLocation: m.InstallLocation}
+	}
+	return out
 }
 
 // IsPluginID reports whether id names bottle's plugin in some marketplace.

@@ -3,6 +3,7 @@ package claudesettings
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,10 +63,11 @@ func TestPlugins(t *testing.T) {
 // FuzzPlugins: any installed_plugins.json and settings file read by
 // Plugins yields only bottle's entries, and never panics.
 func FuzzPlugins(f *testing.F) {
-	f.Add([]byte(`{"version":2,"plugins":{"bottle@bottle":[{"scope":"user","installPath":"/c","version":"0.1.0"}]}}`), []byte(`{"enabledPlugins":{"bottle@bottle":true}}`))
-	f.Add([]byte(`{"plugins":{"bottle@x":{}}}`), []byte(`{"enabledPlugins":[]}`))
-	f.Add([]byte(`[]`), []byte(``))
-	f.Fuzz(func(t *testing.T, installed, settings []byte) {
+	f.Add([]byte(`{"version":2,"plugins":{"bottle@bottle":[{"scope":"user","installPath":"/c","version":"0.1.0"}]}}`), []byte(`{"enabledPlugins":{"bottle@bottle":true}}`),
+		[]byte(`{"bottle":{"source":{"source":"directory","path":"/m"},"installLocation":"/m"}}`))
+	f.Add([]byte(`{"plugins":{"bottle@x":{}}}`), []byte(`{"enabledPlugins":[]}`), []byte(`{"bottle":{"source":"directory"}}`))
+	f.Add([]byte(`[]`), []byte(``), []byte(`[]`))
+	f.Fuzz(func(t *testing.T, installed, settings, markets []byte) {
 		config := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(config, "plugins"), 0o700); err != nil {
 			t.Fatal(err)
@@ -76,7 +78,15 @@ func FuzzPlugins(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(config, "settings.json"), settings, 0o600); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(filepath.Join(config, "plugins", "known_marketplaces.json"), markets, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		p := Locations{ConfigDir: config}.Plugins()
+		for _, in := range p.Installs {
+			if root, _ := p.Loaded(in); root != in.InstallPath && p.Markets[strings.SplitN(in.ID, "@", 2)[1]].Source != "directory" {
+				t.Errorf("install %+v loaded from %q, not its copy, with a marketplace that is no folder", in, root)
+			}
+		}
 		for _, e := range p.Enables {
 			if !IsPluginID(e.ID) {
 				t.Errorf("enable of %q", e.ID)

@@ -143,7 +143,7 @@ func removeServer(doc *object, projectKeys []string) ([]string, error) {
 	}
 	var f serverFields
 	_ = json.Unmarshal(entry, &f)
-	if !isBinary(strings.TrimSpace(f.Command), "mcpserver") {
+	if !isBottleBinary(strings.TrimSpace(f.Command), "mcpserver") {
 		return []string{fmt.Sprintf("! kept %s.%s: its command %q is not an mcpserver binary", label, ServerName, f.Command)}, nil
 	}
 	notes := []string{fmt.Sprintf("- %s.%s: %s", label, ServerName, f.Command)}

@@ -54,9 +54,31 @@ func Find(tb testing.TB) (string, bool) {
 		if os.Getenv("CI") != "" {
 			tb.Fatalf("corpus not found at %s and CI is set: the corpus tests must run in CI (set BOTTLE_CORPUS)", d)
 		}
+		NoteSkip("corpus", "put the corpus of real transcripts at "+filepath.Clean(d)+" or set BOTTLE_CORPUS")
 		return d, false
 	}
 	return d, true
+}
+
+// SkipsEnv names the file in which tests note the groups they skipped:
+// go test shows a package's skips only with -v, so scripts/test.sh sets it
+// and prints the groups after the run.
+const SkipsEnv = "BOTTLE_TEST_SKIPS"
+
+// NoteSkip appends "group<TAB>how to enable it" to the file $BOTTLE_TEST_SKIPS
+// names; without it, it does nothing. Test processes run at once: each
+// line is one append.
+func NoteSkip(group, how string) {
+	path := os.Getenv(SkipsEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	f.Write([]byte(group + "\t" + how + "\n"))
 }
 
 // CopyDB copies the corpus database claude-mem/<name> with its -wal and -shm

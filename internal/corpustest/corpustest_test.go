@@ -2,6 +2,7 @@ package corpustest
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -48,10 +49,21 @@ func TestAbsentCorpus(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("BOTTLE_CORPUS", missing)
 			t.Setenv("CI", tc.ci)
+			// Its own notes file: this skip is no skip of the run's.
+			notes := filepath.Join(t.TempDir(), "skips")
+			t.Setenv(SkipsEnv, notes)
 			r := &recorder{TB: t}
 			r.run(func(tb testing.TB) { Dir(tb) })
 			if got := r.ended; len(got) < 4 || got[:4] != tc.want {
 				t.Errorf("Dir ended the test with %q, want %s", got, tc.want)
+			}
+			got, _ := os.ReadFile(notes)
+			want := ""
+			if tc.want == "skip" {
+				want = "corpus\tput the corpus of real transcripts at " + missing + " or set BOTTLE_CORPUS\n"
+			}
+			if string(got) != want {
+				t.Errorf("skip noted %q, want %q", got, want)
 			}
 		})
 	}

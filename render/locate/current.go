@@ -17,6 +17,7 @@ import (
 	"unicode/utf16"
 
 	"bottle/render/claudemem"
+	"bottle/render/transcript"
 )
 
 // ErrNoCurrentSession means that neither a transcript of the project nor a
@@ -140,6 +141,17 @@ type SessionRef struct {
 	Modified time.Time
 	// Stored reports whether claude-mem's database holds the session.
 	Stored bool
+}
+
+// LastActivity is the session's last activity as listings show it (see
+// [LastActivity]): its transcript's last entry, else Modified.
+func (r SessionRef) LastActivity() time.Time {
+	if r.Transcript != "" {
+		if t, err := transcript.LastEntryTime(r.Transcript); err == nil && !t.IsZero() {
+			return t.UTC()
+		}
+	}
+	return r.Modified
 }
 
 // Sessions lists the sessions of the project at cwd, newest first: the

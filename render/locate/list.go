@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,6 +30,9 @@ type Listing struct {
 	// Project is the transcript's folder under <config>/projects, or
 	// claude-mem's project name.
 	Project string
+	// Cwd is the working directory of the transcript's first entry ("" when
+	// none says or there is no transcript), private blocks removed.
+	Cwd string
 	// FirstPrompt is stripped and flattened to one line.
 	FirstPrompt  string
 	LastActivity time.Time
@@ -36,12 +40,20 @@ type Listing struct {
 	Stored                           bool
 	Prompts, Observations, Summaries int
 	TranscriptBytes                  int64
+	// Empty reports a session with no prompt and no tool call in its
+	// transcript and nothing stored: one Claude Code started for a command
+	// alone, nothing to continue.
+	Empty bool
 }
 
 // List lists every session with a transcript and/or stored data, newest
-// activity first. With projectDir, only that project's sessions. A missing
-// database lists transcripts only; an unreadable one is reported in notes.
+// activity first. With projectDir, only that project's sessions. A file
+// that is not a transcript (no entry, or mostly lines that are not JSON:
+// see transcript.Diagnostics.IsTranscript) is skipped, and the first note
+// says how many were. A missing database lists transcripts only; an
+// unreadable one is reported in notes.
 func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listing, notes []string, err error) {
+	skipped := 0
 	byID := map[string]*Listing{}
 	// The parts of each session's last activity, put together at the end.
 	type times struct{ entry, stored, modified time.Time }
@@ -65,6 +77,11 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
+			first, ok := firstPromptOf(ctx, r.Transcript)
+			if !ok {
+				skipped++
+				continue
+			}
 			entry, _ := transcript.LastEntryTime(r.Transcript) // zero when unreadable or without a timestamp
 			tm := &times{entry: entry.UTC(), modified: r.Modified.UTC()}
 			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir),
@@ -72,7 +89,7 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 			if fi, err := os.Stat(r.Transcript); err == nil {
 				l.TranscriptBytes = fi.Size()
 			}
-			l.FirstPrompt = firstPromptOf(ctx, r.Transcript)
+			l.FirstPrompt, l.Empty, l.Cwd = first.text, first.empty, first.cwd
 			if prev, ok := byID[r.ID]; !ok || l.LastActivity.After(prev.LastActivity) {
 				byID[r.ID], when[r.ID] = l, tm
 			}
@@ -111,6 +128,7 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 				}
 				l.Stored = true
 				l.Prompts, l.Observations, l.Summaries = s.Prompts, s.Observations, s.Summaries
+				l.Empty = l.Empty && s.Prompts == 0 && s.Observations == 0
 				if l.FirstPrompt == "" {
 					l.FirstPrompt = shownLine(s.FirstPrompt, 100)
 				}
@@ -119,6 +137,10 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 				l.LastActivity = LastActivity(tm.entry, tm.stored, tm.modified)
 			}
 		}
+	}
+	if skipped > 0 {
+		notes = append([]string{fmt.Sprintf("%s skipped: not a Claude Code transcript (no entry, or mostly lines that are not JSON)",
+			plural(skipped, "file"))}, notes...)
 	}
 	for _, l := range byID {
 		out = append(out, *l)
@@ -129,11 +151,23 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 	return out, notes, nil
 }
 
-// firstPromptOf reads a transcript up to its first genuine prompt.
-func firstPromptOf(ctx context.Context, path string) string {
+// firstPrompt is what a listing reads of a transcript's start.
+type firstPrompt struct {
+	text, cwd string
+	// empty: the whole file holds no prompt and no tool call.
+	empty bool
+}
+
+// firstPromptOf reads a transcript up to its first genuine prompt; ok is
+// false when the file is no transcript. An unreadable file is listed
+// without a prompt.
+func firstPromptOf(ctx context.Context, path string) (p firstPrompt, ok bool) {
 	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{UntilFirstPrompt: true, NoDigests: true})
 	if err != nil {
-		return ""
+		return firstPrompt{}, true
+	}
+	if !t.Diag.IsTranscript() {
+		return firstPrompt{}, false
 	}
 	for _, e := range t.Events {
 		if e.Kind == transcript.EvPrompt {
@@ -145,10 +179,18 @@ func firstPromptOf(ctx context.Context, path string) string {
 			if s == "" {
 				s = "(private)"
 			}
-			return s
+			return firstPrompt{text: s, cwd: privacy.Strip(t.Cwd)}, true
 		}
 	}
-	return ""
+	return firstPrompt{empty: len(t.Tools) == 0, cwd: privacy.Strip(t.Cwd)}, true
+}
+
+// plural is n and what, with an s unless n is 1: "1 file", "2 files".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // shownLine is s as a listing shows it: private blocks removed, invalid

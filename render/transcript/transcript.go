@@ -44,6 +44,19 @@ type Diagnostics struct {
 	TornTail     bool // the last line lacked its newline and did not parse: a write in progress
 }
 
+// junkPerEntry is how many malformed lines per entry a transcript may hold:
+// a damaged transcript keeps most of its lines, a binary embedding an
+// example session (hookbin does) has thousands of lines per entry.
+const junkPerEntry = 10
+
+// IsTranscript reports whether the lines read are those of a Claude Code
+// transcript: at least one entry, and at most [junkPerEntry] malformed
+// lines per entry. Random bytes and binaries fail it, even those that
+// embed a few transcript lines.
+func (d Diagnostics) IsTranscript() bool {
+	return d.Entries > 0 && d.Malformed <= junkPerEntry*d.Entries
+}
+
 // String summarises the lines and entries read and the other counts that
 // are not zero.
 func (d Diagnostics) String() string {

@@ -366,3 +366,28 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("a mark on the second line: malformed %d (%v), want 1", tr.Diag.Malformed, err)
 	}
 }
+
+// TestIsTranscript: a damaged transcript is one; no entry, or lines of junk
+// outnumbering entries more than ten to one (a binary embedding a sample
+// session), is not.
+func TestIsTranscript(t *testing.T) {
+	tests := []struct {
+		name string
+		d    Diagnostics
+		want bool
+	}{
+		{"Empty", Diagnostics{}, false},
+		{"NoEntry", Diagnostics{Lines: 2, Malformed: 2}, false},
+		{"Clean", Diagnostics{Lines: 40, Entries: 40}, true},
+		{"Damaged", Diagnostics{Lines: 7, Entries: 2, Malformed: 3}, true},
+		{"TenToOne", Diagnostics{Lines: 11, Entries: 1, Malformed: 10}, true},
+		{"Binary", Diagnostics{Lines: 55091, Entries: 28, Malformed: 54969}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.d.IsTranscript(); got != tt.want {
+				t.Errorf("%+v.IsTranscript() = %v, want %v", tt.d, got, tt.want)
+			}
+		})
+	}
+}
