@@ -1,5 +1,10 @@
 package render
 
+import (
+	"slices"
+	"strings"
+)
+
 // MCPNames are the names under which the model sees bottle's MCP server and
 // its tools. They depend on how bottle was installed: Claude Code names a
 // server registered in settings by its key and its tools
@@ -37,4 +42,22 @@ func (n MCPNames) Tool(tool string) string {
 		n = SettingsNames
 	}
 	return n.ToolPrefix + tool
+}
+
+// ToolNames are the tools bottle's MCP server offers, as the server names
+// them (without a prefix). The PreToolUse hook allows exactly these under
+// either install's prefix; the tools package's tests hold the list to the
+// server's.
+var ToolNames = []string{"render_bottle", "read_bottle", "expand_observation", "search_history", "list_sessions"}
+
+// OwnTool returns the bare name of one of bottle's tools when name is that
+// tool as the model calls it under either install's prefix, else "".
+func OwnTool(name string) string {
+	for _, n := range []MCPNames{SettingsNames, PluginNames} {
+		bare, ok := strings.CutPrefix(name, n.ToolPrefix)
+		if ok && slices.Contains(ToolNames, bare) {
+			return bare
+		}
+	}
+	return ""
 }

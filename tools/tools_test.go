@@ -60,6 +60,18 @@ func checkGolden(t *testing.T, name, what string, v any) {
 	}
 }
 
+// TestToolNames holds render.ToolNames, the tools bottle's PreToolUse hook
+// lets through without a permission prompt, to the tools the server offers.
+func TestToolNames(t *testing.T) {
+	var got []string
+	for _, st := range All(newFixture(t).deps) {
+		got = append(got, st.Tool.Name)
+	}
+	if diff := cmp.Diff(render.ToolNames, got); diff != "" {
+		t.Errorf("render.ToolNames differs from the server's tools (-ToolNames +server):\n%s", diff)
+	}
+}
+
 func TestToolDefinitions(t *testing.T) {
 	c := newClient(t, newFixture(t).deps)
 	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})

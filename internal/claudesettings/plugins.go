@@ -47,12 +47,25 @@ type Plugins struct {
 	// InstalledFile is <config>/plugins/installed_plugins.json ("" when the
 	// config folder is unknown).
 	InstalledFile string
+	// Options are the plugin's userConfig values as settings files hold them
+	// (pluginConfigs["bottle@…"].options), in target order.
+	Options []PluginOptions
+}
+
+// PluginOptions are the userConfig values one settings file holds for one
+// plugin id: what "claude plugin install --config" and "claude plugin
+// configure" write.
+type PluginOptions struct {
+	Scope  Scope
+	File   string
+	ID     string
+	Values map[string]json.RawMessage
 }
 
 // Plugins reads the enabledPlugins of every target's settings file and
 // <config>/plugins/installed_plugins.json. A file that is missing or does
 // not parse holds nothing ([Registrations] reports the settings files that
-// do not parse).
+// do not parse). The plugin's userConfig values (pluginConfigs) come too.
 func (l Locations) Plugins() Plugins {
 	var p Plugins
 	for _, t := range l.Targets() {
@@ -60,6 +73,7 @@ func (l Locations) Plugins() Plugins {
 		if doc == nil || err != nil {
 			continue
 		}
+		p.Options = append(p.Options, readOptions(doc, t)...)
 		enabled, err := optionalObject(doc, "enabledPlugins", "enabledPlugins")
 		if enabled == nil || err != nil {
 			continue
@@ -75,12 +89,48 @@ func (l Locations) Plugins() Plugins {
 			p.Enables = append(p.Enables, PluginEnable{Scope: t.Scope, File: t.Settings, ID: id, Enabled: on})
 		}
 	}
+
 	if l.ConfigDir == "" {
 		return p
 	}
 	p.InstalledFile = filepath.Join(l.ConfigDir, "plugins", "installed_plugins.json")
 	p.Installs, _ = readInstalled(p.InstalledFile)
 	return p
+}
+
+// readOptions reads the pluginConfigs entries of bottle's plugin in doc,
+// t's settings file; entries that are not objects are skipped.
+func readOptions(doc *object, t Target) []PluginOptions {
+	configs, err := optionalObject(doc, "pluginConfigs", "pluginConfigs")
+	if configs == nil || err != nil {
+		return nil
+	}
+	var out []PluginOptions
+	for _, id := range configs.keys {
+		if !IsPluginID(id) {
+			continue
+		}
+		var c struct {
+			Options map[string]json.RawMessage `json:"options"`
+		}
+		if json.Unmarshal(configs.vals[id], &c) != nil || len(c.Options) == 0 {
+			continue
+		}
+		out = append(out, PluginOptions{Scope: t.Scope, File: t.Settings, ID: id, Values: c.Options})
+	}
+	return out
+}
+
+// Option returns the value of the userConfig option key of plugin id as the
+// settings files set it (the most specific scope wins), with the file that
+// sets it; ok is false when no file does.
+func (p Plugins) Option(id, key string) (value json.RawMessage, file string, ok bool) {
+	for _, o := range p.Options {
+		if v, set := o.Values[key]; set && o.ID == id {
+			value, file, ok = v, o.File, true
+		}
+	}
+	return value, file, ok
 }
 
 // IsPluginID reports whether id names bottle's plugin in some marketplace.
