@@ -376,12 +376,29 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 	if err != nil {
 		return hookResult{mode: res.Mode}, err
 	}
+	if needCompaction && pointerRestored(ctx, path, bottle, p.SessionID) {
+		// The context Claude Code restores already holds the pointer the
+		// compaction (or an earlier resume) injected, naming this same file,
+		// which now holds everything up to this resume: a second copy, or
+		// a "refreshed" notice, would only cost tokens (and invite a Read of
+		// what the context already holds verbatim).
+		return hookResult{mode: res.Mode, note: "refreshed; the restored context already holds its pointer"}, nil
+	}
 	ptr := res.PointerFor(bottle, h.now, false, render.NamesFor(h.env.Get(pluginRootEnv)))
 	answer, err := sessionStartAnswer(ptr)
 	if err != nil {
 		return hookResult{mode: res.Mode}, err
 	}
 	return hookResult{answer: answer, mode: res.Mode}, nil
+}
+
+// pointerRestored reports whether the transcript at path holds, after its
+// last compaction, a SessionStart pointer to the bottle at bottle of session
+// id: Claude Code restores that part on resume, pointer included. When the
+// transcript cannot be read it says no: a pointer twice is better than none.
+func pointerRestored(ctx context.Context, path, bottle, id string) bool {
+	held, err := render.PointerInContext(ctx, path, bottle, id)
+	return err == nil && held
 }
 
 // sessionStartAnswer is the SessionStart hook's JSON answer, one line.

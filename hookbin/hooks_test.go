@@ -667,3 +667,155 @@ INSERT INTO session_summaries (memory_session_id, project, request, next_steps, 
 		t.Errorf("log: %q", w.logLines(t))
 	}
 }
+
+// persistLine is the attachment Claude Code appends to the transcript for a
+// SessionStart answer's additionalContext: "332" and "197" are the shapes
+// of those versions (captured by the e2e test; 2.1.332 adds the rendered
+// reminder). session is the line's sessionId; sidechain marks a subagent's.
+func persistLine(t *testing.T, version, session, additionalContext string, sidechain bool) string {
+	t.Helper()
+	att := map[string]any{"type": "hook_additional_context", "content": []string{additionalContext},
+		"hookName": "SessionStart", "toolUseID": "SessionStart", "hookEvent": "SessionStart"}
+	e := map[string]any{"parentUuid": "aaaaaaaa-0000-4000-8000-000000000004", "isSidechain": sidechain, "attachment": att,
+		"type": "attachment", "uuid": "aaaaaaaa-0000-4000-8000-0000000000f1", "timestamp": "2026-03-01T10:20:00.000Z",
+		"userType": "external", "cwd": "/home/dev/proj", "sessionId": session, "version": "2.1.197"}
+	if version == "332" {
+		e["version"] = "2.1.332"
+		e["rendered"] = []map[string]any{{"content": "<system-reminder>\nSessionStart hook additional context: " + additionalContext + "\n</system-reminder>"}}
+		e["renderedRole"] = "system"
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// hookSuccessLine is the hook_success attachment both versions write next
+// to it: the answer as stdout, which the model does not see.
+func hookSuccessLine(t *testing.T, session, stdout string) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"parentUuid": "aaaaaaaa-0000-4000-8000-000000000004", "isSidechain": false,
+		"attachment": map[string]any{"type": "hook_success", "hookName": "SessionStart:resume", "toolUseID": "x", "hookEvent": "SessionStart",
+			"content": "", "stdout": stdout, "stderr": "", "exitCode": 0},
+		"type": "attachment", "uuid": "aaaaaaaa-0000-4000-8000-0000000000f0", "sessionId": session})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// compactLines are a compaction's boundary and summary.
+const compactLines = `{"parentUuid":null,"logicalParentUuid":"aaaaaaaa-0000-4000-8000-000000000004","isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"timestamp":"2026-03-01T10:30:00.000Z","uuid":"aaaaaaaa-0000-4000-8000-0000000000b2","level":"info","compactMetadata":{"trigger":"manual","preTokens":120}}
+{"parentUuid":"aaaaaaaa-0000-4000-8000-0000000000b2","isSidechain":false,"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation."},"isVisibleInTranscriptOnly":true,"isCompactSummary":true,"uuid":"aaaaaaaa-0000-4000-8000-0000000000b3","timestamp":"2026-03-01T10:30:01.000Z"}
+`
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSessionStartOnePointerPerContext: a resume (or fork) whose restored
+// context already holds bottle's pointer to this session's bottle (persisted
+// after the last compaction) gets no second pointer, while the bottle is
+// still refreshed; every other case gets the full pointer.
+func TestSessionStartOnePointerPerContext(t *testing.T) {
+	const (
+		id    = "11111111-2222-4333-8444-555555555555"
+		other = "99999999-2222-4333-8444-555555555555"
+	)
+	tests := []struct {
+		name   string
+		source string
+		// after builds what Claude Code appended to the transcript after
+		// the compact hook answered ptr (the pointer of this session) and
+		// otherPtr (a pointer of another session).
+		after       func(t *testing.T, ptr, otherPtr string) string
+		wantPointer bool
+	}{
+		{"332: compact pointer persisted", "resume", func(t *testing.T, ptr, _ string) string {
+			return hookSuccessLine(t, id, "{}") + persistLine(t, "332", id, ptr, false)
+		}, false},
+		{"197: compact pointer persisted", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "197", id, ptr, false)
+		}, false},
+		{"fork with this session's pointer", "fork", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, ptr, false)
+		}, false},
+		{"pointer joined with another hook's context", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, "another plugin's context\n"+ptr, false)
+		}, false},
+		{"nothing persisted (the answer was lost)", "resume", func(*testing.T, string, string) string { return "" }, true},
+		{"only the hook_success stdout", "resume", func(t *testing.T, ptr, _ string) string {
+			b, _ := sessionStartAnswer(ptr)
+			return hookSuccessLine(t, id, string(b))
+		}, true},
+		{"pointer before the last compaction", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, ptr, false) + compactLines
+		}, true},
+		{"another session's pointer", "resume", func(t *testing.T, _, otherPtr string) string {
+			return persistLine(t, "332", id, otherPtr, false)
+		}, true},
+		{"pointer in a subagent's line", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, ptr, true)
+		}, true},
+		{"pointer to another bottle path", "resume", func(t *testing.T, ptr, _ string) string {
+			return persistLine(t, "332", id, strings.Replace(ptr, "/bottles/", "/old-bottles/", 1), false)
+		}, true},
+		{"pointer quoted in a prompt", "resume", func(t *testing.T, ptr, _ string) string {
+			b, _ := json.Marshal(map[string]any{"parentUuid": nil, "isSidechain": false, "type": "user", "uuid": "aaaaaaaa-0000-4000-8000-0000000000c1",
+				"sessionId": id, "timestamp": "2026-03-01T10:40:00.000Z", "message": map[string]any{"role": "user", "content": "look: " + ptr}})
+			return string(b) + "\n"
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newHookWorld(t)
+			tp := w.transcript(t, id, "compaction")
+			otp := w.transcript(t, other, "compaction")
+			pay := func(sid, path, source string) string {
+				return payloadJSON(t, map[string]any{"session_id": sid, "transcript_path": path, "hook_event_name": "SessionStart", "source": source})
+			}
+			ptr := parseAnswer(t, first(w.hook(t, "session-start", pay(id, tp, "compact"))))
+			otherPtr := parseAnswer(t, first(w.hook(t, "session-start", pay(other, otp, "compact"))))
+			if ptr == "" || otherPtr == "" {
+				t.Fatalf("the compact hook printed no pointer: %q", w.logLines(t))
+			}
+			appendTo(t, tp, tt.after(t, ptr, otherPtr))
+			bottle := filepath.Join(w.bottlesDir(), id+".md")
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(bottle, old, old); err != nil {
+				t.Fatal(err)
+			}
+
+			out, _ := w.hook(t, "session-start", pay(id, tp, tt.source))
+			got := parseAnswer(t, out)
+			if (got != "") != tt.wantPointer {
+				t.Fatalf("pointer printed = %v, want %v; stdout %q; log %q", got != "", tt.wantPointer, out, w.logLines(t))
+			}
+			if tt.wantPointer && !render.HoldsPointer([]string{got}, bottle, id) {
+				t.Errorf("answer is not the full pointer to %s:\n%s", bottle, got)
+			}
+			if fi, err := os.Stat(bottle); err != nil || !fi.ModTime().After(old) {
+				t.Errorf("bottle not refreshed at %s: %v", tt.source, err)
+			}
+			outcome := w.lastOutcome(t)
+			if want := "ok"; !tt.wantPointer {
+				if want = "ok: refreshed; the restored context already holds its pointer"; outcome != want {
+					t.Errorf("logged %q, want %q", outcome, want)
+				}
+			} else if outcome != want {
+				t.Errorf("logged %q, want %q", outcome, want)
+			}
+		})
+	}
+}
+
+func first[A, B any](a A, _ B) A { return a }

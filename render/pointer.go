@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/render/locate"
+	"bottle/render/transcript"
 )
 
 // Limits of the SessionStart pointer (SPEC §4.1). Claude Code caps an
@@ -77,9 +79,7 @@ func Pointer(p PointerInput) string {
 	}
 
 	var b strings.Builder
-	b.WriteString("# [bottle] Endless Mode — session continuation\n")
-	b.WriteString("Before doing anything else, Read this file and continue the session from where it ends:\n")
-	b.WriteString(path + "   (session " + id + ")\n")
+	b.WriteString(pointerHead(path, id))
 	if !p.LastActive.IsZero() {
 		b.WriteString("Last active: " + p.LastActive.UTC().Format(time.RFC3339) + "\n")
 		if age := p.Now.Sub(p.LastActive); !p.Now.IsZero() && age > StaleAfter {
@@ -117,6 +117,45 @@ func Pointer(p PointerInput) string {
 		b.WriteString("Current task: " + task + "\n")
 	}
 	return clampText(b.String(), PointerMaxUnits, PointerMaxLines)
+}
+
+// pointerHead is the pointer's first three lines: heading, instruction and
+// the bottle's path with the session id, both as shown ([shownField]).
+func pointerHead(path, id string) string {
+	return "# [bottle] Endless Mode — session continuation\n" +
+		"Before doing anything else, Read this file and continue the session from where it ends:\n" +
+		path + "   (session " + id + ")\n"
+}
+
+// PointerInContext reports whether the context Claude Code restores from
+// the transcript at transcriptPath on resume (what follows its last
+// compaction) holds a SessionStart pointer to the bottle at bottlePath of
+// session sessionID ([HoldsPointer]).
+func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (bool, error) {
+	texts, err := transcript.StartContexts(ctx, transcriptPath)
+	if err != nil {
+		return false, err
+	}
+	return HoldsPointer(texts, bottlePath, sessionID), nil
+}
+
+// HoldsPointer reports whether any of texts (what SessionStart hooks
+// injected into a context) holds a pointer to the bottle at
+// bottlePath of session sessionID: its heading, instruction and path line
+// as [Pointer] writes them. A pointer to another session's bottle, or to
+// another path, does not count.
+func HoldsPointer(texts []string, bottlePath, sessionID string) bool {
+	id := sessionID
+	if !locate.ValidID(id) {
+		id = shownField(id, 128)
+	}
+	head := pointerHead(shownField(bottlePath, pathMaxUnits), id)
+	for _, t := range texts {
+		if strings.Contains(t, head) {
+			return true
+		}
+	}
+	return false
 }
 
 // PointerFor is the pointer to the bottle of r written at bottlePath, at
