@@ -535,15 +535,7 @@ func readHas(r *request, path string, fragments ...string) error {
 	if !ok {
 		return fmt.Errorf("no result of a Read of %s in the request", path)
 	}
-	if res.IsError {
-		return fmt.Errorf("the Read of %s failed: %.1000s", path, res.Text)
-	}
-	for _, f := range fragments {
-		if !strings.Contains(res.Text, f) {
-			return fmt.Errorf("the Read of %s lacks %q:\n%.3000s", path, f, res.Text)
-		}
-	}
-	return nil
+	return resultHolds(res, "Read of "+path, fragments...)
 }
 
 // outsideFile writes a file outside both the project and the bottles

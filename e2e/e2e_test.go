@@ -481,13 +481,18 @@ func resultHas(r *request, tool string, fragments ...string) error {
 	if len(found) == 0 {
 		return fmt.Errorf("no result of a %s call in the request", tool)
 	}
-	res := found[len(found)-1] // the newest call's
+	return resultHolds(found[len(found)-1], tool, fragments...) // the newest call's
+}
+
+// resultHolds checks a tool result (of what names the call) is no error
+// and holds every fragment.
+func resultHolds(res toolResult, what string, fragments ...string) error {
 	if res.IsError {
-		return fmt.Errorf("%s failed: %.1000s", tool, res.Text)
+		return fmt.Errorf("%s failed: %.1000s", what, res.Text)
 	}
 	for _, f := range fragments {
 		if !strings.Contains(res.Text, f) {
-			return fmt.Errorf("%s result lacks %q:\n%.3000s", tool, f, res.Text)
+			return fmt.Errorf("%s result lacks %q:\n%.3000s", what, f, res.Text)
 		}
 	}
 	return nil

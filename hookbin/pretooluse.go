@@ -94,59 +94,43 @@ func runPreToolUse(ctx context.Context, args []string, env locate.Env, stdin io.
 	start := time.Now()
 	// A closed stdout would otherwise kill the process with SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	type outcome struct {
-		answer []byte
-		sid    string
-		err    error
-	}
-	done := make(chan outcome, 1)
-	abandoned.Add(1)
-	go func() {
-		defer abandoned.Done()
-		var o outcome
-		defer func() {
-			if r := recover(); r != nil {
-				o = outcome{err: fmt.Errorf("panic: %v", r)}
-			}
-			done <- o
-		}()
+	ctx, cancel := context.WithTimeout(ctx, preToolUseDeadline)
+	defer cancel()
+	var sid string
+	answer, finished, err := bounded(ctx, func() ([]byte, error) {
 		data, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
 		switch {
 		case err != nil:
-			o.err = fmt.Errorf("read payload: %w", err)
-			return
+			return nil, fmt.Errorf("read payload: %w", err)
 		case len(data) > maxPayload:
-			o.err = fmt.Errorf("payload over %d bytes", maxPayload)
-			return
+			return nil, fmt.Errorf("payload over %d bytes", maxPayload)
 		}
 		c, err := parseToolCall(data)
-		o.sid = c.SessionID
+		sid = c.SessionID
 		if err != nil {
-			o.err = err
-			return
+			return nil, err
 		}
 		if reason := allowReason(env, c); reason != "" {
-			o.answer, o.err = preToolUseAnswer(reason)
+			return preToolUseAnswer(reason)
 		}
-	}()
-	var o outcome
-	select {
-	case o = <-done:
-	case <-time.After(preToolUseDeadline):
-		o.err = fmt.Errorf("deadline exceeded (%v)", preToolUseDeadline)
-	case <-ctx.Done():
-		o.err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
-	}
-	if o.err == nil && o.answer != nil {
-		_, o.err = stdout.Write(o.answer)
-	}
-	if o.err != nil && filepath.IsAbs(env.LogPath()) {
-		sid := o.sid
-		if !locate.ValidID(sid) {
-			sid = ""
+		return nil, nil
+	})
+	if !finished {
+		err = fmt.Errorf("deadline exceeded (%v)", preToolUseDeadline)
+		if context.Cause(ctx) != context.DeadlineExceeded {
+			err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
 		}
-		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: sid,
-			Duration: time.Since(start), Outcome: "error: " + o.err.Error()})
+	}
+	if err == nil && answer != nil {
+		_, err = stdout.Write(answer)
+	}
+	if err != nil && filepath.IsAbs(env.LogPath()) {
+		logged := ""
+		if finished && locate.ValidID(sid) { // abandoned work may still write sid
+			logged = sid
+		}
+		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: logged,
+			Duration: time.Since(start), Outcome: "error: " + err.Error()})
 	}
 	return nil
 }
@@ -258,14 +242,5 @@ func preToolUseAnswer(reason string) ([]byte, error) {
 		PermissionDecision       string `json:"permissionDecision"`
 		PermissionDecisionReason string `json:"permissionDecisionReason"`
 	}
-	out := struct {
-		HookSpecificOutput specific `json:"hookSpecificOutput"`
-	}{specific{HookEventName: "PreToolUse", PermissionDecision: "allow", PermissionDecisionReason: reason}}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return nil, fmt.Errorf("encode answer: %w", err)
-	}
-	return buf.Bytes(), nil
+	return encodeAnswer(specific{HookEventName: "PreToolUse", PermissionDecision: "allow", PermissionDecisionReason: reason})
 }
