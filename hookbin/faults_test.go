@@ -107,8 +107,27 @@ func allHooks(t *testing.T, w *sandbox, tp string, clear bool) {
 		if p.key != "" {
 			pl[p.key] = p.value
 		}
-		if ptr, _ := w.hook(t, p.hook, payload(t, pl)); ptr != "" {
+		fi, err := os.Lstat(w.bottle(faultSID))
+		prev := err == nil && fi.Mode().IsRegular()
+		ptr, _ := w.hook(t, p.hook, payload(t, pl))
+		switch {
+		case p.hook == "session-start" && prev:
+			wantStalePointer(t, w, ptr, fi.ModTime())
+		case ptr != "":
 			t.Errorf("%s answered although the bottle could not be written:\n%s", p.hook, ptr)
+		}
+	}
+}
+
+// wantStalePointer checks a compaction's answer when the bottle could not
+// be refreshed: the pointer to the previous bottle, saying when it was
+// last rendered.
+func wantStalePointer(t *testing.T, w *sandbox, ptr string, written time.Time) {
+	t.Helper()
+	for _, want := range []string{w.bottle(faultSID) + "   (session " + faultSID + ")",
+		"It could not be refreshed now; it was last rendered at " + written.UTC().Format(time.RFC3339) + ", so what"} {
+		if !strings.Contains(ptr, want) {
+			t.Errorf("session-start with a bottle it could not refresh: answer lacks %q:\n%s", want, ptr)
 		}
 	}
 }
@@ -281,7 +300,13 @@ exit $rc`, "sh"}
 			}
 		}
 		for _, hook := range []string{"session-start", "stop"} {
-			if ptr, _ := w.hook(t, hook, payload(t, map[string]any{"session_id": faultSID, "transcript_path": tp, "source": "compact"})); ptr != "" {
+			ptr, _ := w.hook(t, hook, payload(t, map[string]any{"session_id": faultSID, "transcript_path": tp, "source": "compact"}))
+			// The previous bottle lies in the namespace's tmpfs: the pointer
+			// names it, with the time the wrapper wrote it.
+			if hook == "session-start" && !strings.Contains(ptr, "It could not be refreshed now; it was last rendered at ") {
+				t.Errorf("session-start on a full disk with a previous bottle: %q, want the pointer to it", ptr)
+			}
+			if hook != "session-start" && ptr != "" {
 				t.Errorf("%s answered on a full disk", hook)
 			}
 			check(hook)

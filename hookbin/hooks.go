@@ -22,6 +22,7 @@ import (
 	"bottle/render"
 	"bottle/render/bottles"
 	"bottle/render/locate"
+	"bottle/render/privacy"
 )
 
 // Default hook deadlines. install registers timeouts of 10 s, 5 s and 2 s,
@@ -370,7 +371,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 	}
 	path, err := transcriptOf(h.env, p)
 	if err != nil {
-		return hookResult{}, err
+		return stalePointer(ctx, h, p, "", needCompaction, err)
 	}
 	if needCompaction && path == "" {
 		return hookResult{}, skipped("no transcript, so no compaction")
@@ -378,14 +379,14 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 	fitMemory(path)
 	res, err := h.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, TranscriptErr: missing(path), DBPath: h.env.DBPath()})
 	if err != nil {
-		return hookResult{}, err
+		return stalePointer(ctx, h, p, path, needCompaction, err)
 	}
 	if needCompaction && !res.Compacted {
 		return hookResult{mode: res.Mode}, skipped("no compaction in the transcript")
 	}
 	bottle, err := writeBottle(ctx, h, res)
 	if err != nil {
-		return hookResult{mode: res.Mode}, err
+		return stalePointer(ctx, h, p, path, needCompaction, err)
 	}
 	if needCompaction && pointerRestored(ctx, path, bottle, p.SessionID) {
 		// The context Claude Code restores already holds the pointer the
@@ -403,12 +404,57 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 	return hookResult{answer: answer, mode: res.Mode}, nil
 }
 
+// stalePointer answers a SessionStart whose render or write failed with
+// cause: when the session has a bottle from an earlier render, the pointer
+// still names it, saying it could not be refreshed and when it was last
+// rendered (the model is better off with the record up to then than with
+// the summary alone). On resume or fork that needs a compaction in the
+// transcript, and no pointer in the context restored from it. Otherwise,
+// or once the hook has given up, the answer is nothing and cause is the
+// outcome.
+func stalePointer(ctx context.Context, h hookEnv, p hookPayload, transcript string, needCompaction bool, cause error) (hookResult, error) {
+	if ctx.Err() != nil {
+		return hookResult{}, cause
+	}
+	bottle, head, written, err := bottles.Written(h.env.BottlesDir(), p.SessionID, 1024)
+	if err != nil {
+		return hookResult{}, cause
+	}
+	if needCompaction {
+		if transcript == "" {
+			return hookResult{}, cause
+		}
+		held, compacted, err := render.PointerInContext(ctx, transcript, bottle, p.SessionID)
+		switch {
+		case err != nil || !compacted:
+			return hookResult{}, cause
+		case held:
+			return hookResult{note: fmt.Sprintf("not refreshed (%s); the restored context already holds its pointer", logText(cause))}, nil
+		}
+	}
+	mode := render.ModeOf(head)
+	ptr := render.Pointer(render.PointerInput{BottlePath: bottle, SessionID: p.SessionID, Mode: mode, Now: h.now,
+		NotRefreshed: written, MCP: render.NamesFor(h.env.Get(pluginRootEnv))})
+	answer, err := sessionStartAnswer(ptr)
+	if err != nil {
+		return hookResult{}, cause
+	}
+	return hookResult{answer: answer, mode: mode,
+		note: fmt.Sprintf("not refreshed (%s); pointed at the bottle rendered %s", logText(cause), written.UTC().Format(time.RFC3339))}, nil
+}
+
+// logText is an error as an ok outcome quotes it: private blocks stripped
+// (a path or a line of the transcript may hold one).
+func logText(err error) string {
+	return privacy.Strip(err.Error())
+}
+
 // pointerRestored reports whether the transcript at path holds, after its
 // last compaction, a SessionStart pointer to the bottle at bottle of session
 // id: Claude Code restores that part on resume, pointer included. When the
 // transcript cannot be read it says no: a pointer twice is better than none.
 func pointerRestored(ctx context.Context, path, bottle, id string) bool {
-	held, err := render.PointerInContext(ctx, path, bottle, id)
+	held, _, err := render.PointerInContext(ctx, path, bottle, id)
 	return err == nil && held
 }
 

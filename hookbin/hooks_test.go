@@ -819,3 +819,118 @@ func TestSessionStartOnePointerPerContext(t *testing.T) {
 }
 
 func first[A, B any](a A, _ B) A { return a }
+
+// TestSessionStartStalePointer: when the render or the write fails at a
+// compaction but the session has a bottle from before, the pointer still
+// names it and says it could not be refreshed and when it was last
+// rendered; with no bottle (or a folder in its place) there is no answer.
+// The failure's text (which may hold anything) never reaches the pointer.
+func TestSessionStartStalePointer(t *testing.T) {
+	const id = "11111111-2222-4333-8444-555555555555"
+	written := time.Date(2026, 3, 1, 10, 20, 0, 0, time.UTC)
+	const fullHead = "# Session bottle — " + id + "\nproject: /home/dev/proj · rendered: 2026-03-01T10:20:00Z\nmode: full\n\n## Original request\n\nmode: reconstructed — assistant messages not preserved\n"
+	const reconHead = "# Session bottle — " + id + "\nproject: /home/dev/proj · rendered: 2026-03-01T10:20:00Z\nmode: reconstructed — assistant messages not preserved\n\n## Original request\n"
+	failing := func(t *testing.T) {
+		old := renderBottle
+		renderBottle = func(context.Context, render.Options) (*render.Result, error) {
+			return nil, errors.New("render <private>SECRET-CAUSE</private> failed")
+		}
+		t.Cleanup(func() { renderBottle = old })
+	}
+	// failingRender: a compacted session whose render fails.
+	failingRender := func(t *testing.T, w *hookWorld) string {
+		failing(t)
+		return w.transcript(t, id, "compaction")
+	}
+	tests := []struct {
+		name   string
+		source string
+		// setup makes the render or the write fail and returns the
+		// transcript path for the payload.
+		setup    func(t *testing.T, w *hookWorld) string
+		bottle   string // the bottle written before; "" none, "dir" a folder
+		want     string // "" no answer; else the mode the pointer is worded for
+		wantNote string
+	}{
+		{"compact: transcript_path is a folder", "compact", func(t *testing.T, w *hookWorld) string {
+			w.transcript(t, id, "compaction")
+			dir := filepath.Join(w.home, "<private>SECRET-PATH</private>")
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}, fullHead, "full", "not refreshed (transcript_path "},
+		{"compact: reconstructed bottle", "compact", failingRender, reconHead, "reconstructed", "not refreshed (render "},
+		{"compact: no bottle", "compact", failingRender, "", "", ""},
+		{"compact: a folder for the bottle", "compact", failingRender, "dir", "", ""},
+		{"resume of a compacted session", "resume", failingRender, fullHead, "full", "not refreshed (render "},
+		{"resume, pointer already in the context", "resume", func(t *testing.T, w *hookWorld) string {
+			failing(t)
+			tp := w.transcript(t, id, "compaction")
+			appendTo(t, tp, persistLine(t, "332", id, render.Pointer(render.PointerInput{
+				BottlePath: filepath.Join(w.bottlesDir(), id+".md"), SessionID: id}), false))
+			return tp
+		}, fullHead, "", "not refreshed (render "},
+		{"resume without a compaction", "resume", func(t *testing.T, w *hookWorld) string {
+			failing(t)
+			return w.transcript(t, id, "basic")
+		}, fullHead, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newHookWorld(t)
+			tp := tt.setup(t, w)
+			bottle := filepath.Join(w.bottlesDir(), id+".md")
+			switch tt.bottle {
+			case "":
+			case "dir":
+				if err := os.MkdirAll(bottle, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if err := os.MkdirAll(w.bottlesDir(), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(bottle, []byte(tt.bottle), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(bottle, written, written); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, _ := w.hook(t, "session-start", payloadJSON(t, map[string]any{"session_id": id, "transcript_path": tp, "source": tt.source}))
+			ptr := parseAnswer(t, out)
+			outcome := w.lastOutcome(t)
+			if tt.wantNote != "" && !strings.HasPrefix(outcome, "ok: "+tt.wantNote) {
+				t.Errorf("logged %q, want ok: %s…", outcome, tt.wantNote)
+			}
+			if tt.want == "" {
+				if ptr != "" {
+					t.Errorf("answered %q, want nothing (logged %q)", ptr, outcome)
+				}
+				if tt.wantNote == "" && !strings.HasPrefix(outcome, "error: ") && !strings.HasPrefix(outcome, "skipped: ") {
+					t.Errorf("logged %q, want the failure", outcome)
+				}
+				return
+			}
+			for _, s := range []string{bottle + "   (session " + id + ")",
+				"- It could not be refreshed now; it was last rendered at 2026-03-01T10:20:00Z, so what\n  happened after that is missing from it. Call mcp__bottle__render_bottle to try again.\n"} {
+				if !strings.Contains(ptr, s) {
+					t.Errorf("pointer lacks %q:\n%s", s, ptr)
+				}
+			}
+			if recon := strings.Contains(ptr, "partial reconstruction"); recon != (tt.want == "reconstructed") {
+				t.Errorf("pointer worded for mode %s, want %s:\n%s", map[bool]string{true: "reconstructed", false: "full"}[recon], tt.want, ptr)
+			}
+			if strings.Contains(ptr, "SECRET") || strings.Contains(ptr, "private>") {
+				t.Errorf("the pointer shows the failure's text:\n%s", ptr)
+			}
+			if strings.Contains(outcome, "SECRET") {
+				t.Errorf("the log quotes private text: %q", outcome)
+			}
+			if !strings.Contains(outcome, "pointed at the bottle rendered 2026-03-01T10:20:00Z") {
+				t.Errorf("logged %q", outcome)
+			}
+		})
+	}
+}

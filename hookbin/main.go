@@ -17,7 +17,8 @@
 // hookbin is an adapter: it finds things with render/locate, renders and
 // expands with render, stores with render/bottles and edits Claude Code's
 // settings with internal/claudesettings. It may import those, render/claudemem
-// (doctor's database check), render/search (search) and internal/hooklog.
+// (doctor's database check), render/search (search), render/privacy (what
+// the hook log quotes of a failure is stripped) and internal/hooklog.
 package main
 
 import (

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"bottle/render"
 	"bottle/render/claudemem"
 	"bottle/render/locate"
 	"bottle/render/search"
@@ -34,9 +35,10 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		fmt.Fprintln(stdout, "\nSearches sessions' whole records (prompts, replies, tool inputs and results, claude-mem's observations")
 		fmt.Fprintln(stdout, "and summaries; private text excluded) as search_history does. QUERY: words that must all occur (any")
 		fmt.Fprintln(stdout, "case), \"quoted phrases\", -word to exclude; every character is literal. Hits are ranked best first.")
+		fmt.Fprintln(stdout, "After the first word, a -word that is not one of the flags below belongs to the query; -- ends the flags\n(hookbin search -- widget -json excludes json).")
 		printFlags(stdout, fs)
 	}
-	pos, err := parseArgs(fs, args)
+	pos, err := parseSearchArgs(fs, args)
 	if err != nil {
 		return flagError(err)
 	}
@@ -69,7 +71,8 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 		kinds = append(kinds, sk)
 	}
-	o := search.Options{Query: q, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset, DBPath: *db}
+	o := search.Options{Query: q, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset, DBPath: *db,
+		Own: search.Own{BottlesDir: env.BottlesDir(), Tools: render.AllToolNames()}}
 	if o.DBPath == "" {
 		o.DBPath = env.DBPath()
 	}
@@ -149,6 +152,61 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 			*offset+1, *offset+len(res.Hits), res.Total, res.Records, res.Sessions, more)
 	}
 	return nil
+}
+
+// parseSearchArgs parses search's flags, wherever they stand, and returns
+// the query's words. The flags are fs's own only: after the query's first
+// word any other "-word" is a word of the query (an excluded word: hookbin
+// search "go test" -flaky), while before it, or spelled "--word", an
+// unknown flag is a usage error (a mistyped flag is not searched for).
+// "--" ends the flags: everything after it is the query's.
+func parseSearchArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var flags, words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			words = append(words, args[i+1:]...)
+			break
+		}
+		name, hasValue := flagName(a)
+		f := fs.Lookup(name)
+		known := f != nil || name == "h" || name == "help"
+		switch {
+		case name == "" || !known && len(words) > 0 && !strings.HasPrefix(a, "--"):
+			words = append(words, a)
+		default:
+			flags = append(flags, a)
+			if f != nil && !hasValue && !isBool(f) && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	if _, err := parseArgs(fs, flags); err != nil {
+		return nil, err
+	}
+	return words, nil
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// flagName is the name of a flag argument ("-name", "--name", "-name=v")
+// and whether it carries its value; "" when a is no flag.
+func flagName(a string) (name string, hasValue bool) {
+	if len(a) < 2 || a[0] != '-' {
+		return "", false
+	}
+	name = strings.TrimPrefix(a[1:], "-")
+	if name == "" || name[0] == '-' || name[0] == '=' {
+		return "", false
+	}
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		return name[:i], true
+	}
+	return name, false
 }
 
 // noIndex: a command searches once, so it keeps nothing.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,4 +72,107 @@ func asExit(err error, ex *exitError) bool {
 	e, ok := err.(exitError)
 	*ex = e
 	return ok
+}
+
+// TestSearchQueryArgs: a -word after the query's first word is part of the
+// query (README: hookbin search "go test" -flaky), the flags are the known
+// ones wherever they stand, and -- ends the flags.
+func TestSearchQueryArgs(t *testing.T) {
+	env := searchEnv(t)
+	// basic.jsonl: t1 is a Glob that found main.go and util.go, a1 the
+	// reply "There are two: main.go and util.go" (ranked first).
+	tests := []struct {
+		args []string
+		want []string // hit ids; nil: a usage error
+	}{
+		{[]string{"util.go"}, []string{"a1", "t1"}},
+		{[]string{"util.go", "-two"}, []string{"t1"}},
+		{[]string{"util.go", "-two", "--kind", "tool"}, []string{"t1"}},
+		{[]string{"util.go", "-two", "-Glob"}, []string{}},
+		{[]string{"--kind", "tool", "util.go", "-Glob"}, []string{}},
+		{[]string{"util.go", "--kind=assistant"}, []string{"a1"}},
+		{[]string{"util.go", "-kind", "assistant"}, []string{"a1"}}, // a known flag, one dash
+		{[]string{"--", "util.go", "-kind"}, []string{"a1", "t1"}},
+		{[]string{"util.go", "--", "--kind", "tool"}, []string{}}, // after --, words: "--kind" and "tool"
+		{[]string{"util.go", "-"}, []string{}},                    // a lone - is a word, and no record holds one
+		{[]string{"-main.go", "util.go"}, nil},                    // before the query: an unknown flag
+		{[]string{"util.go", "--mian"}, nil},                      // --word: a mistyped flag
+		{[]string{"util.go", "--limit"}, nil},                     // a known flag without its value
+	}
+	for _, tt := range tests {
+		args := append([]string{"search", "--session", searchSID, "--json"}, tt.args...)
+		out, _, err := runCmd(t, env, args...)
+		if tt.want == nil {
+			var ex exitError
+			if err == nil || !asExit(err, &ex) || ex.code != 2 {
+				t.Errorf("%q: error %v, want a usage error (exit 2)", tt.args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.args, err)
+			continue
+		}
+		got := []string{}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var h jsonHit
+			if l != "" && json.Unmarshal([]byte(l), &h) == nil {
+				got = append(got, h.ID)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%q: hits %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestSearchSkipsOwnResults: hookbin search leaves out the results of the
+// calls that read bottle's own record (a Read of a bottle, bottle's tools
+// by either install's names), as search_history does; their inputs stay.
+func TestSearchSkipsOwnResults(t *testing.T) {
+	home, env := scratchEnv(t)
+	const sid = "33333333-2222-4333-8444-555555555555"
+	bottle := filepath.Join(home, "mem", "bottles", sid+".md")
+	var lines []string
+	add := func(m map[string]any) {
+		m["sessionId"], m["isSidechain"], m["cwd"] = sid, false, "/home/dev/proj"
+		m["uuid"] = fmt.Sprintf("00000000-0000-4000-8000-%012d", len(lines)+1)
+		m["timestamp"] = fmt.Sprintf("2026-03-01T10:%02d:00Z", len(lines))
+		b, _ := json.Marshal(m)
+		lines = append(lines, string(b))
+	}
+	call := func(id, name string, input map[string]any, result string) {
+		add(map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "id": "m" + id, "model": "x",
+			"content": []any{map[string]any{"type": "tool_use", "id": id, "name": name, "input": input}}}})
+		add(map[string]any{"type": "user", "message": map[string]any{"role": "user",
+			"content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": result}}}})
+	}
+	add(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": "count the WOMBAT burrows"}})
+	call("t1", "Read", map[string]any{"file_path": bottle}, "# Session bottle\ncount the WOMBAT burrows")
+	call("t2", "mcp__bottle__read_bottle", map[string]any{"session_id": sid}, "count the WOMBAT burrows")
+	call("t3", "mcp__plugin_bottle_bottle__search_history", map[string]any{"query": "WOMBAT"}, "- [#u1] count the «WOMBAT» burrows")
+	call("t4", "Read", map[string]any{"file_path": "/home/dev/proj/burrows.txt"}, "WOMBAT burrows: 3")
+	dir := filepath.Join(home, ".claude", "projects", "-home-dev-proj")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, env, "search", "WOMBAT", "--session", sid, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var h jsonHit
+		if json.Unmarshal([]byte(l), &h) == nil {
+			got = append(got, h.ID)
+		}
+	}
+	slices.Sort(got)
+	// u1 the prompt, t3 by its input (the query), t4 another file's Read.
+	if want := []string{"t3", "t4", "u1"}; !slices.Equal(got, want) {
+		t.Errorf("hits %v, want %v:\n%s", got, want, out)
+	}
 }

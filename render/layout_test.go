@@ -39,7 +39,7 @@ var moduleImports = map[string][]string{
 	"internal/hooklog":         {},
 	"internal/gentranscript":   {},
 	"tools":                    {"render", "render/bottles", "render/claudemem", "render/locate", "render/privacy", "render/search"},
-	"hookbin":                  {"render", "render/bottles", "render/claudemem", "render/locate", "render/search", "internal/claudesettings", "internal/hooklog"},
+	"hookbin":                  {"render", "render/bottles", "render/claudemem", "render/locate", "render/privacy", "render/search", "internal/claudesettings", "internal/hooklog"},
 	"mcpserver":                {"render/locate", "render/search", "tools", "internal/hooklog"},
 	"e2e":                      {},
 	"scripts/gentranscript":    {"internal/gentranscript"},

@@ -101,7 +101,7 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 	w.WriteString(" · rendered: " + stamp(b.Rendered, loc) + "\n")
 	switch b.Mode {
 	case ModeReconstructed:
-		w.WriteString("mode: reconstructed — assistant messages not preserved\n")
+		w.WriteString(reconstructedLine + "\n")
 	default:
 		w.WriteString("mode: full\n")
 	}
@@ -254,4 +254,23 @@ func writeSummary(w *bytes.Buffer, s Summary) {
 	field("completed", s.Completed)
 	field("next steps", s.NextSteps)
 	field("notes", s.Notes)
+}
+
+// reconstructedLine is the header line of a bottle in reconstructed mode.
+const reconstructedLine = "mode: reconstructed — assistant messages not preserved"
+
+// ModeOf is the mode of a bottle written earlier, from its first lines
+// (the header, within its first kilobyte): reconstructed when the header
+// says so, else full.
+func ModeOf(head []byte) Mode {
+	head = head[:min(len(head), 1024)]
+	for line := range bytes.Lines(head) {
+		if string(bytes.TrimRight(line, "\r\n")) == reconstructedLine {
+			return ModeReconstructed
+		}
+		if bytes.HasPrefix(line, []byte("## ")) {
+			break // the header ends at the first section
+		}
+	}
+	return ModeFull
 }

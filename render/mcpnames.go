@@ -44,11 +44,22 @@ func (n MCPNames) Tool(tool string) string {
 	return n.ToolPrefix + tool
 }
 
-// ToolNames are the tools bottle's MCP server offers, as the server names
-// them (without a prefix). The PreToolUse hook allows exactly these under
-// either install's prefix; the tools package's tests hold the list to the
-// server's.
-var ToolNames = []string{"render_bottle", "read_bottle", "expand_observation", "search_history", "list_sessions"}
+// ToolNames are bottle's MCP tools, by their own names. The PreToolUse
+// hook allows exactly these under either install's prefix; the tools
+// package's tests hold the list to the server's.
+var ToolNames = []string{"read_bottle", "expand_observation", "search_history", "list_sessions", "render_bottle"}
+
+// AllToolNames are bottle's tools under every name the model may call them
+// by: the settings install's and the plugin's.
+func AllToolNames() []string {
+	out := make([]string, 0, 2*len(ToolNames))
+	for _, n := range []MCPNames{SettingsNames, PluginNames} {
+		for _, t := range ToolNames {
+			out = append(out, n.Tool(t))
+		}
+	}
+	return out
+}
 
 // OwnTool returns the bare name of one of bottle's tools when name is that
 // tool as the model calls it under either install's prefix, else "".

@@ -57,6 +57,10 @@ type PointerInput struct {
 	// MCP names the tools as the model sees them in this install; the zero
 	// value is [SettingsNames].
 	MCP MCPNames
+	// NotRefreshed, when not zero, says the bottle could not be rendered
+	// or written at this compaction: the pointer names the bottle as it
+	// was last written, at NotRefreshed, and says its end is missing.
+	NotRefreshed time.Time
 }
 
 // StaleAfter is the age past which the pointer warns that the record may
@@ -69,10 +73,7 @@ const StaleAfter = 7 * 24 * time.Hour
 // p holds.
 func Pointer(p PointerInput) string {
 	path := shownField(p.BottlePath, pathMaxUnits)
-	id := p.SessionID
-	if !locate.ValidID(id) {
-		id = shownField(id, 128)
-	}
+	id := shownID(p.SessionID)
 	task := TaskLine(p.CurrentTask)
 	if task == "" {
 		task = "not recorded — the end of the bottle shows where the session stopped."
@@ -86,6 +87,10 @@ func Pointer(p PointerInput) string {
 			b.WriteString(fmt.Sprintf("- This record is %d days old: verify its state against the working tree before acting on it.\n",
 				int(age/(24*time.Hour))))
 		}
+	}
+	if !p.NotRefreshed.IsZero() {
+		b.WriteString("- It could not be refreshed now; it was last rendered at " + p.NotRefreshed.UTC().Format(time.RFC3339) + ", so what\n" +
+			"  happened after that is missing from it. Call " + p.MCP.Tool("render_bottle") + " to try again.\n")
 	}
 	if p.NeedsPaging {
 		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with " + p.MCP.Tool("read_bottle") + "\n" +
@@ -119,6 +124,14 @@ func Pointer(p PointerInput) string {
 	return clampText(b.String(), PointerMaxUnits, PointerMaxLines)
 }
 
+// shownID is a session id as the pointer shows it.
+func shownID(id string) string {
+	if !locate.ValidID(id) {
+		return shownField(id, 128)
+	}
+	return id
+}
+
 // pointerHead is the pointer's first three lines: heading, instruction and
 // the bottle's path with the session id, both as shown ([shownField]).
 func pointerHead(path, id string) string {
@@ -130,13 +143,14 @@ func pointerHead(path, id string) string {
 // PointerInContext reports whether the context Claude Code restores from
 // the transcript at transcriptPath on resume (what follows its last
 // compaction) holds a SessionStart pointer to the bottle at bottlePath of
-// session sessionID ([HoldsPointer]).
-func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (bool, error) {
-	texts, err := transcript.StartContexts(ctx, transcriptPath)
+// session sessionID ([HoldsPointer]), and whether the transcript holds a
+// compaction at all.
+func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (held, compacted bool, err error) {
+	texts, compacted, err := transcript.StartContexts(ctx, transcriptPath)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
-	return HoldsPointer(texts, bottlePath, sessionID), nil
+	return HoldsPointer(texts, bottlePath, sessionID), compacted, nil
 }
 
 // HoldsPointer reports whether any of texts (what SessionStart hooks
@@ -145,11 +159,7 @@ func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID
 // as [Pointer] writes them. A pointer to another session's bottle, or to
 // another path, does not count.
 func HoldsPointer(texts []string, bottlePath, sessionID string) bool {
-	id := sessionID
-	if !locate.ValidID(id) {
-		id = shownField(id, 128)
-	}
-	head := pointerHead(shownField(bottlePath, pathMaxUnits), id)
+	head := pointerHead(shownField(bottlePath, pathMaxUnits), shownID(sessionID))
 	for _, t := range texts {
 		if strings.Contains(t, head) {
 			return true

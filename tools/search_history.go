@@ -13,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"bottle/render"
+	"bottle/render/claudemem"
 	"bottle/render/locate"
 	"bottle/render/search"
 )
@@ -207,7 +209,8 @@ func cut(s string, n int) string {
 
 // searchHistory runs a checked search and lays out the page.
 func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResult {
-	o := search.Options{Query: a.q, Kinds: a.kinds, File: a.file, Limit: a.limit, Offset: a.offset, DBPath: d.Env.DBPath()}
+	o := search.Options{Query: a.q, Kinds: a.kinds, File: a.file, Limit: a.limit, Offset: a.offset, DBPath: d.Env.DBPath(),
+		Own: search.Own{BottlesDir: d.Env.BottlesDir(), Tools: render.AllToolNames()}}
 	var notes []string
 	if o.DBPath != "" {
 		if _, err := os.Stat(o.DBPath); err == nil {
@@ -226,6 +229,12 @@ func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResu
 		s, bad := d.resolveSession(ctx, a.id, "")
 		if bad != nil {
 			return bad
+		}
+		if s.transcript == "" && len(notes) == 0 && !d.stored(ctx, o.DB, s.id) {
+			return mcp.NewToolResultError(fmt.Sprintf(
+				"Nothing to search for session %s: no transcript under %s and no records in claude-mem's database (%s).\n"+
+					"Check the session id; omit session_id for the current session, or search with scope \"project\".%s",
+				s, d.Env.ProjectsDir(), d.Env.DBPath(), d.knownSessions(ctx)))
 		}
 		o.Sources = []search.Source{{ID: s.id, Transcript: s.transcript}}
 		where = "session " + s.String()
@@ -254,6 +263,17 @@ func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResu
 		return mcp.NewToolResultError("The search failed: " + err.Error())
 	}
 	return mcp.NewToolResultText(searchReport(a, where, res, append(notes, res.Notes...), d.loc()))
+}
+
+// stored reports whether claude-mem's database db (nil: none) holds
+// session id. A database that cannot say counts as holding it: the search
+// then reports what it could not read.
+func (d Deps) stored(ctx context.Context, db *claudemem.DB, id string) bool {
+	if db == nil {
+		return false
+	}
+	_, err := db.MemorySessionID(ctx, id)
+	return !errors.Is(err, claudemem.ErrNoSession)
 }
 
 // searchReport is the page: a heading line, one line per hit, notes, and

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -67,7 +68,7 @@ func TestToolNames(t *testing.T) {
 	for _, st := range All(newFixture(t).deps) {
 		got = append(got, st.Tool.Name)
 	}
-	if diff := cmp.Diff(render.ToolNames, got); diff != "" {
+	if diff := cmp.Diff(render.ToolNames, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 		t.Errorf("render.ToolNames differs from the server's tools (-ToolNames +server):\n%s", diff)
 	}
 }

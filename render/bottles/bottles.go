@@ -3,6 +3,7 @@ package bottles
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,6 +24,36 @@ func Path(dir, id string) (string, error) {
 		return "", fmt.Errorf("bottles folder %q is not an absolute path (is HOME set? set BOTTLE_DIR)", dir)
 	}
 	return filepath.Join(dir, id+".md"), nil
+}
+
+// Written returns the path of the bottle of session id in dir, when it
+// lies there as a regular file, and its first n bytes (or fewer) and
+// modification time: when it was last written. A missing bottle is an
+// error that wraps fs.ErrNotExist; anything but a regular file (a folder,
+// a symlink, a FIFO) is refused unopened.
+func Written(dir, id string, n int) (path string, head []byte, modified time.Time, err error) {
+	path, err = Path(dir, id)
+	if err != nil {
+		return "", nil, time.Time{}, err
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "", nil, time.Time{}, fmt.Errorf("bottle of %s: %w", id, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", nil, time.Time{}, fmt.Errorf("bottle %s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", nil, time.Time{}, fmt.Errorf("bottle of %s: %w", id, err)
+	}
+	defer f.Close()
+	head = make([]byte, n)
+	k, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", nil, time.Time{}, fmt.Errorf("read bottle %s: %w", path, err)
+	}
+	return path, head[:k], fi.ModTime(), nil
 }
 
 // Write writes data as the bottle of session id in dir atomically

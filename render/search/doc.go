@@ -1,6 +1,8 @@
 // Package search finds text in the whole record of sessions: a transcript's
 // genuine prompts, mid-turn words, assistant text, tool inputs and tool
-// results, and claude-mem's observations and session summaries.
+// results, and claude-mem's observations and session summaries. The results
+// of calls that read bottle's own record ([Own]: a Read of a bottle,
+// bottle's tools) are left out: they are copies of the rest.
 //
 // Every record is stripped by render/privacy before it is matched, so a
 // word that stands only inside a private block matches nothing and no

@@ -69,13 +69,14 @@ func dbStamp(path string) stamp {
 
 // entry is the records of one source, being read until done is closed.
 type entry struct {
-	done  chan struct{}
-	st    stamp
-	recs  []Record
-	info  transcriptInfo
-	err   error
-	bytes int
-	used  int64
+	done    chan struct{}
+	st      stamp
+	variant string
+	recs    []Record
+	info    transcriptInfo
+	err     error
+	bytes   int
+	used    int64
 }
 
 func (ix *Index) maxBytes() int {
@@ -93,10 +94,10 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 		// its text is not kept; a small one's text may be.
 		m.eager = !st.ok || st.size > maxCachedFile
 		defer func() { m.eager = false }()
-		_, err := transcriptRecords(ctx, src.Transcript, src.ID, m.add)
+		_, err := transcriptRecords(ctx, src.Transcript, src.ID, m.own, m.add)
 		return err
 	}
-	e, err := ix.transcriptEntry(ctx, src, st)
+	e, err := ix.transcriptEntry(ctx, src, st, m.own)
 	if err != nil {
 		return err
 	}
@@ -107,10 +108,12 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 }
 
 // transcriptEntry is the entry of src's transcript at stamp st.
-func (ix *Index) transcriptEntry(ctx context.Context, src Source, st stamp) (*entry, error) {
-	return ix.get(ctx, &ix.trans, src.Transcript, st, func() ([]Record, transcriptInfo, error) {
+// Its records hold the tool results own leaves out: an entry read with
+// other rules is read again.
+func (ix *Index) transcriptEntry(ctx context.Context, src Source, st stamp, own *ownRules) (*entry, error) {
+	return ix.get(ctx, &ix.trans, src.Transcript, st, own.key(), func() ([]Record, transcriptInfo, error) {
 		var recs []Record
-		info, err := transcriptRecords(ctx, src.Transcript, src.ID, func(r Record) { recs = append(recs, r) })
+		info, err := transcriptRecords(ctx, src.Transcript, src.ID, own, func(r Record) { recs = append(recs, r) })
 		if err == nil && statStamp(src.Transcript) != st {
 			err = errStale
 		}
@@ -123,7 +126,7 @@ func (ix *Index) transcriptEntry(ctx context.Context, src Source, st stamp) (*en
 // while the search goes through them in order (it waits for each entry in
 // flight): a transcript's records are built on one core, so reading
 // several at once uses the others.
-func (ix *Index) prefetch(ctx context.Context, o Options, dbst stamp, transcripts, stored bool) {
+func (ix *Index) prefetch(ctx context.Context, o Options, own *ownRules, dbst stamp, transcripts, stored bool) {
 	if transcripts {
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 		go func() {
@@ -139,7 +142,7 @@ func (ix *Index) prefetch(ctx context.Context, o Options, dbst stamp, transcript
 				}
 				go func() {
 					defer func() { <-sem }()
-					ix.transcriptEntry(ctx, src, st)
+					ix.transcriptEntry(ctx, src, st, own)
 				}()
 			}
 		}()
@@ -230,7 +233,7 @@ func (ix *Index) storedEntry(ctx context.Context, db *claudemem.DB, st stamp, sr
 	if src.Transcript == "" {
 		key += "\x00stored-only"
 	}
-	return ix.get(ctx, &ix.stored, key, st, func() ([]Record, transcriptInfo, error) { return readStored(ctx, db, src) })
+	return ix.get(ctx, &ix.stored, key, st, "", func() ([]Record, transcriptInfo, error) { return readStored(ctx, db, src) })
 }
 
 // readStored reads src's records in claude-mem.
@@ -249,14 +252,16 @@ func readStored(ctx context.Context, db *claudemem.DB, src Source) ([]Record, tr
 
 // get returns the fresh entry of key in *m, reading it with read when
 // missing or stale; concurrent callers of one key share one read.
-func (ix *Index) get(ctx context.Context, m *map[string]*entry, key string, st stamp,
+// variant names the rules the records were read with: an entry of other
+// rules is stale too.
+func (ix *Index) get(ctx context.Context, m *map[string]*entry, key string, st stamp, variant string,
 	read func() ([]Record, transcriptInfo, error)) (*entry, error) {
 	ix.mu.Lock()
 	if *m == nil {
 		*m = map[string]*entry{}
 	}
 	ix.clock++
-	if e, ok := (*m)[key]; ok && e.st == st {
+	if e, ok := (*m)[key]; ok && e.st == st && e.variant == variant {
 		e.used = ix.clock
 		ix.mu.Unlock()
 		select {
@@ -273,7 +278,7 @@ func (ix *Index) get(ctx context.Context, m *map[string]*entry, key string, st s
 	if old, ok := (*m)[key]; ok {
 		ix.bytes -= old.bytes
 	}
-	e := &entry{done: make(chan struct{}), st: st, used: ix.clock}
+	e := &entry{done: make(chan struct{}), st: st, variant: variant, used: ix.clock}
 	(*m)[key] = e
 	ix.mu.Unlock()
 

@@ -73,7 +73,7 @@ type transcriptInfo struct {
 
 // transcriptRecords reads the transcript at path and hands each record of
 // session id to emit, tool calls as their results arrive, the rest after.
-func transcriptRecords(ctx context.Context, path, id string, emit func(Record)) (transcriptInfo, error) {
+func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
 	seq := 0
 	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{
 		CaptureTools: func(string) bool { return true },
@@ -81,7 +81,7 @@ func transcriptRecords(ctx context.Context, path, id string, emit func(Record)) 
 		// input is the reader's, so the record copies what it keeps.
 		Observe: func(i int, d *transcript.ToolDetail, result func() string) {
 			d.Result = result()
-			emit(toolRecord(id, i, d))
+			emit(toolRecord(id, i, d, own))
 		},
 		NoDigests: true,
 	})
@@ -146,7 +146,8 @@ func transcriptRecords(ctx context.Context, path, id string, emit func(Record)) 
 var pathKeys = map[string]bool{"file_path": true, "path": true, "notebook_path": true}
 
 // toolRecord is tool call i: its name, input values and result, stripped.
-func toolRecord(id string, i int, d *transcript.ToolDetail) Record {
+// The result of a call that read bottle's own records (own) is left out.
+func toolRecord(id string, i int, d *transcript.ToolDetail, own *ownRules) Record {
 	var b strings.Builder
 	// The input's values and the result, at most: grown once.
 	b.Grow(len(d.Name) + len(d.Input) + 1 + len(d.Result))
@@ -163,7 +164,7 @@ func toolRecord(id string, i int, d *transcript.ToolDetail) Record {
 		b.WriteString("\n")
 		b.WriteString(value)
 	})
-	if d.HasResult {
+	if d.HasResult && !own.reads(d.Name, paths) {
 		if r := privacy.Strip(d.Result); strings.TrimSpace(r) != "" {
 			b.WriteString("\n")
 			b.WriteString(r)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -43,6 +44,81 @@ type Options struct {
 	File string
 	// Limit and Offset select the page of hits (Limit 0: DefaultLimit).
 	Limit, Offset int
+	// Own names the tool calls that read bottle's own records.
+	Own Own
+}
+
+// Own names the tool calls that read bottle's own records: a Read of a
+// file in the bottles folder, and bottle's own tools. Their results are
+// copies of the session's record (a bottle, a page of one, search hits,
+// expanded records), so only their inputs are searched: otherwise every
+// compaction would add another copy of the bottle to the hits.
+type Own struct {
+	// BottlesDir is the bottles folder ("": no Read is bottle's own).
+	BottlesDir string
+	// Tools are bottle's tools as the model calls them, every install's
+	// names.
+	Tools []string
+}
+
+// ownRules are Own, ready to apply: the folder cleaned and with its
+// symlinks resolved, the tools as a set.
+type ownRules struct {
+	dirs  []string
+	tools map[string]bool
+	k     string
+}
+
+func newOwnRules(o Own) *ownRules {
+	r := &ownRules{tools: map[string]bool{}}
+	if o.BottlesDir != "" && filepath.IsAbs(o.BottlesDir) {
+		d := filepath.Clean(o.BottlesDir)
+		r.dirs = append(r.dirs, d)
+		if real, err := filepath.EvalSymlinks(d); err == nil && real != d {
+			r.dirs = append(r.dirs, real)
+		}
+	}
+	for _, t := range o.Tools {
+		r.tools[t] = true
+	}
+	names := slices.Sorted(maps.Keys(r.tools))
+	r.k = strings.Join(r.dirs, "\x00") + "\x01" + strings.Join(names, "\x00")
+	return r
+}
+
+// key identifies the rules, for the index.
+func (r *ownRules) key() string {
+	if r == nil {
+		return ""
+	}
+	return r.k
+}
+
+// reads reports whether a call of tool with the path inputs paths read
+// bottle's own records: one of bottle's tools, or a Read of a file in the
+// bottles folder (the path as given, cleaned: the file may be gone since).
+func (r *ownRules) reads(tool string, paths []string) bool {
+	if r == nil {
+		return false
+	}
+	if r.tools[tool] {
+		return true
+	}
+	if tool != "Read" {
+		return false
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		for _, d := range r.dirs {
+			if rel, err := filepath.Rel(d, p); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Hit is one record that matched, without its text.
@@ -87,7 +163,7 @@ func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
 	}
 	wantT, wantS := m.wants(KindPrompt, KindAssistant, KindTool), o.DB != nil && m.wants(KindObservation, KindSummary, KindPrompt)
 	if ix != nil {
-		ix.prefetch(ctx, o, dbst, wantT && len(o.Sources) > 1, wantS)
+		ix.prefetch(ctx, o, m.own, dbst, wantT && len(o.Sources) > 1, wantS)
 	}
 	for _, src := range o.Sources {
 		if err := ctx.Err(); err != nil {
@@ -137,8 +213,9 @@ type matcher struct {
 	kinds           map[Kind]bool // nil: all
 	file            string
 	eager           bool // make snippets as hits come (the records are not kept)
-	n               int  // records searched
-	sum             int  // their folded length
+	own             *ownRules
+	n               int // records searched
+	sum             int // their folded length
 	df              []int
 	hits            []Hit
 	// tf and lens of the hits, for scoring at the end.
@@ -147,7 +224,7 @@ type matcher struct {
 }
 
 func newMatcher(o Options) *matcher {
-	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms))}
+	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms)), own: newOwnRules(o.Own)}
 	for _, t := range o.Query.Terms {
 		m.terms = append(m.terms, newNeedle(t))
 	}

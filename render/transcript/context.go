@@ -20,7 +20,8 @@ const (
 )
 
 // StartContexts returns the texts SessionStart hooks added to the model's
-// context after the transcript's last compaction, newest first: the content
+// context after the transcript's last compaction, newest first, and whether
+// the transcript holds a compaction at all: the content
 // of each main-thread hook_additional_context attachment of hook event
 // SessionStart that follows the last compact_boundary (or compaction
 // summary) in file order. Claude Code persists a SessionStart answer's
@@ -31,26 +32,32 @@ const (
 // It reads the file backwards from its end and stops at the boundary, so it
 // costs what the last compaction's part of the file costs, not the whole
 // transcript. A line it cannot decode is skipped.
-func StartContexts(ctx context.Context, path string) ([]string, error) {
+func StartContexts(ctx context.Context, path string) (texts []string, compacted bool, err error) {
 	f, err := openRegular(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", path, err)
+		return nil, false, fmt.Errorf("read transcript %s: %w", path, err)
 	}
-	var out []string
-	err = backLines(ctx, f, fi.Size(), func(line []byte) bool {
-		texts, boundary := contextLine(line)
-		out = append(out, texts...)
+	texts, compacted, err = startContexts(ctx, f, fi.Size())
+	if err != nil {
+		return nil, false, fmt.Errorf("read transcript %s: %w", path, err)
+	}
+	return texts, compacted, nil
+}
+
+// startContexts is StartContexts of the first size bytes of r.
+func startContexts(ctx context.Context, r io.ReaderAt, size int64) (texts []string, compacted bool, err error) {
+	err = backLines(ctx, r, size, func(line []byte) bool {
+		t, boundary := contextLine(line)
+		texts = append(texts, t...)
+		compacted = boundary
 		return !boundary
 	})
-	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", path, err)
-	}
-	return out, nil
+	return texts, compacted, err
 }
 
 // Markers a line must hold to be decoded at all: most lines hold none.

@@ -80,12 +80,20 @@ func TestStartContexts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := StartContexts(context.Background(), writeLines(t, tt.lines...))
+			got, compacted, err := StartContexts(context.Background(), writeLines(t, tt.lines...))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("StartContexts = %q, want %q", got, tt.want)
+			}
+			wantCompacted := false
+			for _, l := range tt.lines {
+				_, b := contextLine([]byte(l))
+				wantCompacted = wantCompacted || b
+			}
+			if compacted != wantCompacted {
+				t.Errorf("compacted = %v, want %v", compacted, wantCompacted)
 			}
 		})
 	}
@@ -93,37 +101,36 @@ func TestStartContexts(t *testing.T) {
 
 func TestStartContextsFile(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := StartContexts(context.Background(), dir); err == nil {
+	if _, _, err := StartContexts(context.Background(), dir); err == nil {
 		t.Error("a directory: no error")
 	}
-	if _, err := StartContexts(context.Background(), filepath.Join(dir, "missing.jsonl")); !errors.Is(err, fs.ErrNotExist) {
+	if _, _, err := StartContexts(context.Background(), filepath.Join(dir, "missing.jsonl")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: %v, want not-exist", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := StartContexts(ctx, writeLines(t, ctxHook("x"))); err == nil {
+	if _, _, err := StartContexts(ctx, writeLines(t, ctxHook("x"))); err == nil {
 		t.Error("cancelled context: no error")
 	}
 }
 
 // startContextsForward is StartContexts read forwards, line by line: the
 // reference the backward read must equal.
-func startContextsForward(data []byte) []string {
-	var all []string
+func startContextsForward(data []byte) (all []string, compacted bool) {
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 || len(line) > maxContextLine {
 			continue
 		}
 		texts, boundary := contextLine(line)
 		if boundary {
-			all = nil
+			all, compacted = nil, true
 		}
 		for i := len(texts) - 1; i >= 0; i-- {
 			all = append(all, texts[i])
 		}
 	}
 	slices.Reverse(all)
-	return all
+	return all, compacted
 }
 
 func FuzzStartContexts(f *testing.F) {
@@ -131,16 +138,12 @@ func FuzzStartContexts(f *testing.F) {
 	f.Add([]byte(ctxHook("a") + "\r\n" + ctxPrompt("x")))
 	f.Add([]byte("\n\n" + ctxBoundary()))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(t.TempDir(), "f.jsonl")
-		if err := os.WriteFile(p, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		got, err := StartContexts(context.Background(), p)
+		got, compacted, err := startContexts(context.Background(), bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := startContextsForward(data); !slices.Equal(got, want) {
-			t.Errorf("backward read %q, forward read %q", got, want)
+		if want, wantCompacted := startContextsForward(data); !slices.Equal(got, want) || compacted != wantCompacted {
+			t.Errorf("backward read %q (compacted %v), forward read %q (compacted %v)", got, compacted, want, wantCompacted)
 		}
 	})
 }
