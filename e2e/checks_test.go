@@ -137,6 +137,12 @@ func (w *world) checkHooks(r *run, want map[string]int) map[string][]pointer {
 		if ev.ExitCode == nil || *ev.ExitCode != 0 || ev.Stderr != "" {
 			t.Errorf("step %s: hook %s: exit %v, outcome %q, stderr %q", r.name, ev.HookName, deref(ev.ExitCode), ev.Outcome, ev.Stderr)
 		}
+		if strings.HasPrefix(ev.HookName, "PreToolUse") {
+			if err := preToolUseAnswer(ev.Stdout); err != nil {
+				t.Errorf("step %s: hook %s: %v", r.name, ev.HookName, err)
+			}
+			continue
+		}
 		if strings.HasPrefix(ev.HookName, "PreCompact") {
 			if err := w.checkSteerAnswer(ev.Stdout, r.sessionBefore()); err != nil {
 				t.Errorf("step %s: hook %s: %v", r.name, ev.HookName, err)
@@ -515,4 +521,95 @@ func (w *world) checkMCPStdio(sid string) {
 	if stderr.Len() > 0 {
 		t.Errorf("mcpserver wrote to stderr: %q", stderr.String())
 	}
+}
+
+// readResult is the result of the newest Read of path in the request.
+func readResult(r *request, path string) (toolResult, bool) {
+	var found toolResult
+	ok := false
+	for _, res := range r.toolResults() {
+		var in struct {
+			FilePath string `json:"file_path"`
+		}
+		if res.Tool == "Read" && json.Unmarshal(res.Input, &in) == nil && in.FilePath == path {
+			found, ok = res, true
+		}
+	}
+	return found, ok
+}
+
+// readHas checks the request carries a Read of path that is no error and
+// holds every fragment.
+func readHas(r *request, path string, fragments ...string) error {
+	res, ok := readResult(r, path)
+	if !ok {
+		return fmt.Errorf("no result of a Read of %s in the request", path)
+	}
+	return resultHolds(res, "Read of "+path, fragments...)
+}
+
+// outsideFile writes a file outside both the project and the bottles
+// folder and returns its path.
+func (w *world) outsideFile() string {
+	path := filepath.Join(w.root, "outside", "notes.txt")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(outsideContent+"\n"), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	return path
+}
+
+// outsideRead checks the Read of the file outside the project and the
+// bottles folder went as the permission rules alone say, bottle's
+// PreToolUse hook deciding nothing: refused without a rule for Read, read
+// with one.
+func (w *world) outsideRead(r *request, path string) error {
+	if !w.mode.noRules {
+		return readHas(r, path, outsideContent)
+	}
+	res, ok := readResult(r, path)
+	switch {
+	case !ok:
+		return fmt.Errorf("no result of the Read of %s in the request", path)
+	case !res.IsError || strings.Contains(res.Text, outsideContent) || !strings.Contains(strings.ToLower(res.Text), "permission"):
+		return fmt.Errorf("the Read of %s (outside the project and the bottles folder, no rule for Read) was not refused for want of permission: is_error %v, %.500q",
+			path, res.IsError, res.Text)
+	}
+	return nil
+}
+
+// onePointerHeading checks the request holds the pointer's heading exactly
+// once: the model never gets two pointers, whole or not, in one request.
+func onePointerHeading(r *request) error {
+	n := 0
+	for _, s := range r.texts() {
+		n += strings.Count(s, pointerMark)
+	}
+	if n != 1 {
+		return fmt.Errorf("the request holds the pointer heading %q %d times, want once", pointerMark, n)
+	}
+	return nil
+}
+
+// preToolUseAnswer checks a PreToolUse hook's stdout: nothing, or one JSON
+// object allowing the call with a reason naming bottle.
+func preToolUseAnswer(stdout string) error {
+	if stdout == "" {
+		return nil
+	}
+	var ans struct {
+		HookSpecificOutput struct {
+			HookEventName, PermissionDecision, PermissionDecisionReason string
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &ans); err != nil {
+		return fmt.Errorf("stdout is not one JSON object: %v: %.300q", err, stdout)
+	}
+	h := ans.HookSpecificOutput
+	if h.HookEventName != "PreToolUse" || h.PermissionDecision != "allow" || !strings.HasPrefix(h.PermissionDecisionReason, "bottle: ") {
+		return fmt.Errorf("stdout is not a PreToolUse answer allowing the call for bottle: %.300q", stdout)
+	}
+	return nil
 }

@@ -62,6 +62,10 @@ const (
 
 	// observationID is the claude-mem observation of testdata/claudemem.sql.
 	observationID = "880001"
+
+	// outsideContent is the text of a file outside both the project and the
+	// bottles folder: the PreToolUse hook decides nothing about a Read of it.
+	outsideContent = "OUTSIDE-CONTENT-9191"
 )
 
 // bashPrintf is a Bash command whose output (BASH-<tag>) is not in its text.
@@ -88,15 +92,17 @@ func TestClaudeCode(t *testing.T) {
 	bin := buildBinaries(t)
 	// Each install mode once, with and without claude-mem, and steering
 	// the compaction summary off in one world of each kind of install: by
-	// $BOTTLE_STEER_COMPACT and by the plugin's userConfig.
+	// $BOTTLE_STEER_COMPACT and by the plugin's userConfig. The standalone
+	// worlds of both kinds grant no permission for Read or bottle's tools:
+	// bottle's PreToolUse hook alone lets the model read its bottle.
 	for _, mode := range []struct {
 		name string
 		mem  bool
 		via  installMode
 	}{
-		{"standalone", false, viaSettings},
+		{"standalone", false, viaSettings.withoutRules()},
 		{"claude-mem", true, viaSettings.steeringOff()},
-		{"plugin-standalone", false, viaPlugin},
+		{"plugin-standalone", false, viaPlugin.withoutRules()},
 		{"release-claude-mem", true, viaRelease.steeringOff()},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
@@ -118,6 +124,7 @@ func scenario(t *testing.T, w *world, mem bool) {
 	w.install()
 	plan := filepath.Join(w.project, "plan.md")
 	bottleOf := func(sid string) string { return filepath.Join(w.bottles, sid+".md") }
+	outside := w.outsideFile()
 
 	// 1. A new session reads a file. bottle's SessionStart hook does not
 	// fire on startup; its Stop hook writes the first bottle.
@@ -194,8 +201,11 @@ func scenario(t *testing.T, w *world, mem bool) {
 
 	// 4. Auto-compaction in the middle of a turn: a reply reports a nearly
 	// full context, Claude Code compacts, SessionStart(compact) injects the
-	// pointer, and the very next request carries it. The model then reads
-	// the bottle (no session_id: the server's current session).
+	// pointer, and the very next request carries it, once. The model then
+	// reads the bottle as the pointer says (Read), pages it with read_bottle
+	// (no session_id: the server's current session), searches, and reads a
+	// file outside the project and the bottles folder: without a permission
+	// rule all but that last one pass.
 	var autoPointer pointer
 	r = w.claudeRun("auto-compact", prompt4, runOpts{resume: sid, env: map[string]string{"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "200000"}},
 		turn{name: "bash, context full", when: classMain, check: noPointer, inputTokens: 190000,
@@ -204,10 +214,19 @@ func scenario(t *testing.T, w *world, mem bool) {
 		turn{name: "after auto-compaction", when: classMain, check: func(r *request) error {
 			p, err := w.onePointer(r, sid)
 			autoPointer = p
-			return firstErr(err, bodyHas(r, autoSummary), resultHas(r, "Bash", bashOut4))
-		}, reply: []block{toolUse(w.mode.tool("read_bottle"), nil)}},
+			return firstErr(err, onePointerHeading(r), bodyHas(r, autoSummary), resultHas(r, "Bash", bashOut4))
+		}, reply: []block{
+			toolUse("Read", map[string]any{"file_path": bottleOf(sid)}),
+			toolUse(w.mode.tool("read_bottle"), nil),
+			toolUse(w.mode.tool("search_history"), map[string]any{"query": "plan.md", "session_id": sid}),
+			toolUse("Read", map[string]any{"file_path": outside}),
+		}},
 		turn{name: "answer 4", when: classMain, check: func(r *request) error {
-			return resultHas(r, w.mode.tool("read_bottle"), "# Session bottle — "+sid, "mode: full", prompt1, answer1, prompt4)
+			return firstErr(
+				readHas(r, bottleOf(sid), "# Session bottle — "+sid, prompt1, answer1, prompt4),
+				resultHas(r, w.mode.tool("read_bottle"), "# Session bottle — "+sid, "mode: full", prompt1, answer1, prompt4),
+				resultHas(r, w.mode.tool("search_history"), `Search "plan.md"`, "· hits 1–"),
+				w.outsideRead(r, outside))
 		}, reply: []block{text(answer4)}},
 	)
 	w.sameSession(r, sid)
@@ -254,6 +273,7 @@ func scenario(t *testing.T, w *world, mem bool) {
 			if ps, _ := requestPointers(r); len(ps) != 1 {
 				err = firstErr(err, fmt.Errorf("the request carries %d full pointers, want exactly one", len(ps)))
 			}
+			err = firstErr(err, onePointerHeading(r))
 			if err == nil && p.task != prompt4 {
 				err = fmt.Errorf("pointer's current task is %q, want %q", p.task, prompt4)
 			}
@@ -270,13 +290,19 @@ func scenario(t *testing.T, w *world, mem bool) {
 			return firstErr(err, bodyHas(r, manualSummary))
 		}, reply: []block{
 			text("Reading the bottle first."),
+			toolUse("Read", map[string]any{"file_path": bottleOf(sid)}),
 			toolUse(w.mode.tool("read_bottle"), map[string]any{"session_id": sid}),
 			toolUse(w.mode.tool("expand_observation"), map[string]any{"ids": expandIDs, "session_id": sid}),
+			toolUse(w.mode.tool("search_history"), map[string]any{"query": "first step", "session_id": sid}),
+			toolUse("Read", map[string]any{"file_path": outside}),
 		}},
 		turn{name: "answer 5", when: classMain, check: func(r *request) error {
 			return firstErr(
+				readHas(r, bottleOf(sid), "# Session bottle — "+sid, prompt1, answer1, prompt4, answer4),
 				resultHas(r, w.mode.tool("read_bottle"), "# Session bottle — "+sid, prompt1, answer1, prompt4, answer4),
-				resultHas(r, w.mode.tool("expand_observation"), expandWant...))
+				resultHas(r, w.mode.tool("expand_observation"), expandWant...),
+				resultHas(r, w.mode.tool("search_history"), `Search "first step"`, "· hits 1–"),
+				w.outsideRead(r, outside))
 		}, reply: []block{text(answer5)}},
 	)
 	w.sameSession(r, sid)
@@ -292,7 +318,7 @@ func scenario(t *testing.T, w *world, mem bool) {
 		session: sid,
 		prompts: []string{prompt1, prompt2, prompt3, prompt4, prompt5},
 		answers: []string{answer1, answer2, answer3, answer4, answer5},
-		absent:  []string{planContent, bashOut2, bashOut4, autoSummary, manualSummary, pointerMark},
+		absent:  []string{planContent, bashOut2, bashOut4, autoSummary, manualSummary, pointerMark, outsideContent},
 	}
 	if mem {
 		want.has = []string{"- [#" + observationID + "] Plan read: parser comes first — The plan in plan.md says the parser is written first",
@@ -457,13 +483,18 @@ func resultHas(r *request, tool string, fragments ...string) error {
 	if len(found) == 0 {
 		return fmt.Errorf("no result of a %s call in the request", tool)
 	}
-	res := found[len(found)-1] // the newest call's
+	return resultHolds(found[len(found)-1], tool, fragments...) // the newest call's
+}
+
+// resultHolds checks a tool result (of what names the call) is no error
+// and holds every fragment.
+func resultHolds(res toolResult, what string, fragments ...string) error {
 	if res.IsError {
-		return fmt.Errorf("%s failed: %.1000s", tool, res.Text)
+		return fmt.Errorf("%s failed: %.1000s", what, res.Text)
 	}
 	for _, f := range fragments {
 		if !strings.Contains(res.Text, f) {
-			return fmt.Errorf("%s result lacks %q:\n%.3000s", tool, f, res.Text)
+			return fmt.Errorf("%s result lacks %q:\n%.3000s", what, f, res.Text)
 		}
 	}
 	return nil

@@ -53,6 +53,7 @@ var hookDeadline = map[string]time.Duration{
 	"stop":          2 * time.Second,
 	"session-end":   1500 * time.Millisecond,
 	"pre-compact":   2 * time.Second,
+	"pre-tool-use":  time.Second,
 }
 
 // binaries are the freshly built product binaries.
@@ -190,7 +191,7 @@ func (w *world) install() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sub := range []string{"session-start", "stop", "session-end", "pre-compact"} {
+	for _, sub := range []string{"session-start", "stop", "session-end", "pre-compact", "pre-tool-use"} {
 		if !bytes.Contains(settings, []byte(w.bin.hookbin+" "+sub)) {
 			t.Fatalf(".claude/settings.json after install does not run %q:\n%s", w.bin.hookbin+" "+sub, settings)
 		}

@@ -47,6 +47,7 @@ func TestLauncher(t *testing.T) {
 		{[]string{"hookbin", "stop"}, 0},
 		{[]string{"hookbin", "session-end"}, 0},
 		{[]string{"hookbin", "pre-compact"}, 0},
+		{[]string{"hookbin", "pre-tool-use"}, 0},
 		{[]string{"hookbin", "doctor"}, 1},
 		{[]string{"mcpserver"}, 1},
 	} {

@@ -106,6 +106,7 @@ type contentBlock struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	ToolUseID string          `json:"tool_use_id"`
+	Input     json.RawMessage `json:"input"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 }
@@ -162,6 +163,7 @@ func (r *request) lastUserText() string {
 type toolResult struct {
 	ID      string // tool_use id
 	Tool    string // the tool's name, when its tool_use is in the conversation
+	Input   json.RawMessage
 	Text    string
 	IsError bool
 }
@@ -169,15 +171,16 @@ type toolResult struct {
 // toolResults returns the tool results in the request's conversation, in
 // order.
 func (r *request) toolResults() []toolResult {
-	names := map[string]string{}
+	uses := map[string]contentBlock{}
 	var out []toolResult
 	for _, m := range r.Body.Messages {
 		for _, b := range m.blocks() {
 			switch b.Type {
 			case "tool_use":
-				names[b.ID] = b.Name
+				uses[b.ID] = b
 			case "tool_result":
-				out = append(out, toolResult{ID: b.ToolUseID, Tool: names[b.ToolUseID], Text: b.resultText(), IsError: b.IsError})
+				u := uses[b.ToolUseID]
+				out = append(out, toolResult{ID: b.ToolUseID, Tool: u.Name, Input: u.Input, Text: b.resultText(), IsError: b.IsError})
 			}
 		}
 	}

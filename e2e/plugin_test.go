@@ -32,6 +32,9 @@ type installMode struct {
 	// steerOff turns the PreCompact instruction off: $BOTTLE_STEER_COMPACT=0
 	// for settings, the userConfig option steer_compact=false for plugins.
 	steerOff bool
+	// noRules grants no permission for Read or bottle's tools: only bottle's
+	// PreToolUse hook lets the model read its bottle and call its tools.
+	noRules bool
 }
 
 var (
@@ -44,13 +47,20 @@ func (m installMode) plugin() bool { return m.kind != "settings" }
 
 func (m installMode) steeringOff() installMode { m.steerOff = true; return m }
 
+func (m installMode) withoutRules() installMode { m.noRules = true; return m }
+
 func (m installMode) tool(name string) string { return m.prefix + name }
 
-// allowedTools is the permission rule -p mode needs to let the model call
-// bottle's MCP tools (and the built-in tools the scenario scripts): without
-// it every MCP call is answered "Claude requested permissions ... but you
-// haven't granted it yet". --dangerously-skip-permissions is refused as root.
+// allowedTools is the permission rule of the claude runs. -p mode refuses
+// every call no rule allows ("Claude requested permissions ... but you
+// haven't granted it yet"), and --dangerously-skip-permissions is refused
+// as root. Bash is always allowed (the scenario runs it); with rules, Read
+// and bottle's tools too, as a user may have them, which the PreToolUse
+// hook must leave alone.
 func (m installMode) allowedTools() string {
+	if m.noRules {
+		return "Bash"
+	}
 	return strings.TrimSuffix(m.prefix, "__") + ",Read,Bash"
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"bottle/internal/claudesettings"
 	"bottle/internal/hooklog"
+	"bottle/render"
 	"bottle/render/claudemem"
 	"bottle/render/locate"
 )
@@ -96,6 +97,7 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 	plugin, pluginLines := checkPlugin(pl, regs, dir)
 	lines = append(lines, pluginLines...)
 	lines = append(lines, checkHooks(regs, problems, me, g, plugin)...)
+	lines = append(lines, checkAllowReads(env, pl, plugin))
 	lines = append(lines, checkServer(regs, problems, dir, g, plugin)...)
 	lines = append(lines, checkPluginCacheBinaries(regs, loc.ConfigDir)...)
 	lines = append(lines, checkBottlesInPluginDir(env, loc.ConfigDir)...)
@@ -299,6 +301,10 @@ func checkHooks(regs []claudesettings.Registration, problems []claudesettings.Pr
 		case len(found) == 0 && plugin.installed != "":
 			out = append(out, checkLine{statusFail, label + ": not registered: the plugin " + plugin.installed + " is installed but disabled", "enable it: claude plugin enable " + plugin.installed})
 			continue
+		case len(found) == 0 && spec.Event == "PreToolUse":
+			// Optional too: without it Claude Code asks before the model reads a bottle.
+			out = append(out, checkLine{statusWarn, label + ": not registered (Claude Code asks before every Read of a bottle, and -p mode refuses it)", "run: hookbin install (or hookbin install --scope project|local)"})
+			continue
 		case len(found) == 0 && spec.Event == "PreCompact":
 			// Optional: without it the summary is not steered, nothing breaks.
 			out = append(out, checkLine{statusWarn, label + ": not registered (the compaction summary is not steered)", "run: hookbin install (or hookbin install --scope project|local)"})
@@ -353,7 +359,58 @@ func hookLine(spec claudesettings.Hook, label string, found []claudesettings.Reg
 		return checkLine{statusWarn, all + " does not match source compact",
 			"run hookbin install to set its matcher to compact|resume|fork"}
 	}
+	if spec.Event == "PreToolUse" {
+		for _, tool := range []string{"Read", render.SettingsNames.Tool("read_bottle")} {
+			if !slices.ContainsFunc(found, func(r claudesettings.Registration) bool { return claudesettings.MatcherMatches(r.Matcher, tool) }) {
+				return checkLine{statusWarn, all + " does not match " + tool,
+					"run hookbin install to set its matcher to " + spec.Matcher}
+			}
+		}
+	}
 	return checkLine{statusOK, all, ""}
+}
+
+// checkAllowReads says whether the PreToolUse hook lets the model read
+// bottle's record without a prompt, and which setting turned it off: the
+// environment, else the option of the active plugin in its settings.
+func checkAllowReads(env locate.Env, pl claudesettings.Plugins, plugin pluginView) checkLine {
+	const what = "reads of bottle's record: "
+	off := allowReadsOff(env)
+	if off == "" && plugin.active != "" {
+		if v, file, ok := pl.Option(plugin.active, allowReadsOption); ok && optionOff(v) {
+			off = "the plugin option " + allowReadsOption + "=" + string(v) + " (" + file + ")"
+		}
+	}
+	if off != "" {
+		todo := "unset it to let the model read its bottle without a prompt"
+		if plugin.active != "" && !strings.HasPrefix(off, allowReadsEnv) {
+			todo = "claude plugin configure " + plugin.active + " to turn it on"
+		}
+		return checkLine{statusWarn, what + "not pre-approved: " + off + "; Claude Code asks before each Read of a bottle (and -p mode refuses it)", todo}
+	}
+	how := allowReadsEnv + "=0"
+	if plugin.active != "" {
+		how += " or the plugin option " + allowReadsOption + "=false"
+	}
+	return checkLine{statusOK, what + "allowed without a prompt (the PreToolUse hook: a Read of a file in " + env.BottlesDir() + ", bottle's MCP tools); off with " + how, ""}
+}
+
+// optionOff reports whether a userConfig value as settings hold it turns
+// a boolean option off: false, 0, or a string that says off.
+func optionOff(raw []byte) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	switch v := v.(type) {
+	case bool:
+		return !v
+	case float64:
+		return v == 0
+	case string:
+		return isOff(v)
+	}
+	return false
 }
 
 // distinctCommands lists the different commands of regs, each with where it

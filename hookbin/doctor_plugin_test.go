@@ -265,3 +265,102 @@ func (w *doctorWorld) clone(t *testing.T) {
 	writeJSON(t, filepath.Join(w.project, "go.mod"), "module bottle\n\ngo 1.26\n")
 	writeJSON(t, filepath.Join(w.project, "scripts", "mcpserver-wrapper.sh"), "#!/bin/sh\n")
 }
+
+// TestDoctorAllowReads: doctor says whether the model reads bottle's record
+// without a permission prompt, and which setting turned that off; and it
+// flags a PreToolUse registration that is missing or misses Read.
+func TestDoctorAllowReads(t *testing.T) {
+	tests := []struct {
+		name   string
+		setup  func(t *testing.T, w *doctorWorld)
+		want   [][]string
+		absent []string
+	}{
+		{
+			name:  "Settings",
+			setup: func(t *testing.T, w *doctorWorld) { w.install(t) },
+			want: [][]string{
+				{"✓ hook PreToolUse → hookbin pre-tool-use (user: "},
+				{"✓ reads of bottle's record: allowed without a prompt (the PreToolUse hook: a Read of a file in ", "off with BOTTLE_ALLOW_READS=0"},
+			},
+			absent: []string{"allow_bottle_reads"},
+		},
+		{
+			name:  "SettingsEnvOff",
+			setup: func(t *testing.T, w *doctorWorld) { w.install(t); t.Setenv(allowReadsEnv, "0") },
+			want: [][]string{{"! reads of bottle's record: not pre-approved: BOTTLE_ALLOW_READS=0; Claude Code asks before each Read of a bottle",
+				"unset it"}},
+		},
+		{
+			name: "SettingsWithoutPreToolUse",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.install(t)
+				settings := filepath.Join(w.config, "settings.json")
+				var doc map[string]map[string]any
+				if err := json.Unmarshal(readFile(t, settings), &doc); err != nil {
+					t.Fatal(err)
+				}
+				delete(doc["hooks"], "PreToolUse")
+				data, _ := json.Marshal(doc)
+				writeJSON(t, settings, string(data))
+			},
+			want: [][]string{{"! hook PreToolUse → hookbin pre-tool-use: not registered (Claude Code asks before every Read of a bottle", "run: hookbin install"}},
+		},
+		{
+			name: "SettingsMatcherMissesRead",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.install(t)
+				settings := filepath.Join(w.config, "settings.json")
+				data := strings.Replace(string(readFile(t, settings)), `"^Read$|^mcp__bottle__"`, `"^mcp__bottle__"`, 1)
+				writeJSON(t, settings, data)
+			},
+			want: [][]string{{"! hook PreToolUse → hookbin pre-tool-use (user: ", ") does not match Read — run hookbin install to set its matcher to ^Read$|^mcp__bottle__"}},
+		},
+		{
+			name:  "Plugin",
+			setup: func(t *testing.T, w *doctorWorld) { w.plugin(t, true, false) },
+			want: [][]string{
+				{"✓ hook PreToolUse → hookbin pre-tool-use: from the plugin bottle@bottle"},
+				{"✓ reads of bottle's record: allowed without a prompt", "off with BOTTLE_ALLOW_READS=0 or the plugin option allow_bottle_reads=false"},
+			},
+		},
+		{
+			name: "PluginOptionOff",
+			setup: func(t *testing.T, w *doctorWorld) {
+				w.plugin(t, true, false)
+				settings := filepath.Join(w.config, "settings.json")
+				var doc map[string]any
+				if err := json.Unmarshal(readFile(t, settings), &doc); err != nil {
+					t.Fatal(err)
+				}
+				doc["pluginConfigs"] = map[string]any{"bottle@bottle": map[string]any{"options": map[string]any{"allow_bottle_reads": false}}}
+				data, _ := json.Marshal(doc)
+				writeJSON(t, settings, string(data))
+			},
+			want: [][]string{{"! reads of bottle's record: not pre-approved: the plugin option allow_bottle_reads=false (", filepath.Join(".claude", "settings.json") + ")",
+				"claude plugin configure bottle@bottle"}},
+		},
+		{
+			name:  "PluginEnvOff",
+			setup: func(t *testing.T, w *doctorWorld) { w.plugin(t, true, false); t.Setenv(allowReadsOptionEnv, "false") },
+			want:  [][]string{{"! reads of bottle's record: not pre-approved: CLAUDE_PLUGIN_OPTION_ALLOW_BOTTLE_READS=false"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(allowReadsEnv, "")
+			t.Setenv(allowReadsOptionEnv, "")
+			w := newDoctorWorld(t)
+			tt.setup(t, w)
+			lines, _ := w.doctor(t)
+			for _, subs := range tt.want {
+				wantLine(t, lines, subs...)
+			}
+			for _, s := range tt.absent {
+				if l := line(lines, s); l != "" {
+					t.Errorf("line %q has %q", l, s)
+				}
+			}
+		})
+	}
+}

@@ -441,7 +441,7 @@ func TestDoctorReinstallFromCopy(t *testing.T) {
 	for _, r := range regs {
 		got = append(got, r.Event+" "+r.Prog)
 	}
-	want := []string{"SessionStart " + w.hookbin, "Stop " + w.hookbin, "SessionEnd " + w.hookbin, "PreCompact " + w.hookbin, " " + w.mcpserver}
+	want := []string{"SessionStart " + w.hookbin, "Stop " + w.hookbin, "SessionEnd " + w.hookbin, "PreCompact " + w.hookbin, "PreToolUse " + w.hookbin, " " + w.mcpserver}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("registrations after installing from a copy (-want +got):\n%s", diff)
 	}
@@ -453,7 +453,7 @@ func TestDoctorReinstallFromCopy(t *testing.T) {
 		t.Error("doctor exited 1")
 	}
 	settings := filepath.Join(w.config, "settings.json")
-	for _, ev := range []string{"SessionStart → hookbin session-start", "Stop → hookbin stop", "SessionEnd → hookbin session-end", "PreCompact → hookbin pre-compact"} {
+	for _, ev := range []string{"SessionStart → hookbin session-start", "Stop → hookbin stop", "SessionEnd → hookbin session-end", "PreCompact → hookbin pre-compact", "PreToolUse → hookbin pre-tool-use"} {
 		wantLine(t, lines, "✓ hook "+ev+" (user: "+settings+")")
 	}
 }

@@ -192,40 +192,22 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 		err error
 	}
 	got := make(chan hookPayload, 1)
-	done := make(chan outcome, 1)
-	abandoned.Add(1)
-	go func() {
-		defer abandoned.Done()
-		var o outcome
-		defer func() {
-			if r := recover(); r != nil {
-				o = outcome{err: fmt.Errorf("panic: %v", r)}
-			}
-			done <- o
-		}()
+	var o outcome
+	var finished bool
+	o.res, finished, o.err = bounded(ctx, func() (hookResult, error) {
 		p, err := readPayload(stdin)
 		if err != nil {
-			o.err = err
-			return
+			return hookResult{}, err
 		}
 		got <- p
 		if !locate.ValidID(p.SessionID) {
-			o.err = fmt.Errorf("%w in payload", locate.ErrBadSessionID)
-			return
+			return hookResult{}, fmt.Errorf("%w in payload", locate.ErrBadSessionID)
 		}
-		o.res, o.err = h.work(ctx, he, p)
-	}()
-
-	var o outcome
-	gaveUp := false
-	select {
-	case o = <-done:
-		// Work that stopped because the deadline passed, and returned
-		// before this select saw the deadline, gave up all the same.
-		gaveUp = ctx.Err() != nil && (errors.Is(o.err, context.DeadlineExceeded) || errors.Is(o.err, context.Canceled))
-	case <-ctx.Done():
-		gaveUp = true
-	}
+		return h.work(ctx, he, p)
+	})
+	// Work that stopped because the deadline passed, and returned before
+	// bounded saw the deadline, gave up all the same.
+	gaveUp := !finished || ctx.Err() != nil && (errors.Is(o.err, context.DeadlineExceeded) || errors.Is(o.err, context.Canceled))
 	if gaveUp {
 		o = outcome{err: fmt.Errorf("deadline exceeded (%v)", deadline)}
 		if context.Cause(ctx) != context.DeadlineExceeded {
@@ -265,6 +247,35 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 	}
 	entry.Outcome += warn
 	return nil
+}
+
+// bounded runs work in a goroutine, a panic in it becoming an error, and
+// returns what it returns; finished is false when ctx ends first, and the
+// work is then abandoned (main exits without waiting for it).
+func bounded[T any](ctx context.Context, work func() (T, error)) (res T, finished bool, err error) {
+	type outcome struct {
+		res T
+		err error
+	}
+	done := make(chan outcome, 1)
+	abandoned.Add(1)
+	go func() {
+		defer abandoned.Done()
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o = outcome{err: fmt.Errorf("panic: %v", r)}
+			}
+			done <- o
+		}()
+		o.res, o.err = work()
+	}()
+	select {
+	case o := <-done:
+		return o.res, true, o.err
+	case <-ctx.Done():
+		return res, false, nil
+	}
 }
 
 // homeless reports whether the folders a hook reads and writes are unknown:
@@ -453,13 +464,20 @@ func sessionStartAnswer(additionalContext string) ([]byte, error) {
 		HookEventName     string `json:"hookEventName"`
 		AdditionalContext string `json:"additionalContext"`
 	}
+	return encodeAnswer(specific{HookEventName: "SessionStart", AdditionalContext: additionalContext})
+}
+
+// encodeAnswer is a hook's JSON answer {"hookSpecificOutput": specific},
+// one line.
+func encodeAnswer(specific any) ([]byte, error) {
 	out := struct {
-		HookSpecificOutput specific `json:"hookSpecificOutput"`
-	}{specific{HookEventName: "SessionStart", AdditionalContext: additionalContext}}
+		HookSpecificOutput any `json:"hookSpecificOutput"`
+	}{specific}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	// The value is text for the model: "\u003c" for "<" would be valid JSON
-	// too, but longer and harder to read in Claude Code's debug log.
+	// The values are text for the model and the user: "\u003c" for "<"
+	// would be valid JSON too, but longer and harder to read in Claude
+	// Code's debug log.
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(out); err != nil {
 		return nil, fmt.Errorf("encode answer: %w", err)

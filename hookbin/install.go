@@ -20,8 +20,10 @@ import (
 const installUsage = `usage: hookbin install [--scope user|project|local] [--dry-run] [--force] [--project DIR] [--hookbin PATH] [--mcpserver PATH]
 
 Registers bottle in Claude Code: hooks SessionStart (compact|resume|fork), Stop,
-SessionEnd and PreCompact, which run "<hookbin> session-start|stop|session-end|pre-compact",
-and the stdio MCP server "bottle", which runs <mcpserver>. Every other setting, hook and MCP server is kept.
+SessionEnd, PreCompact and PreToolUse (^Read$|^mcp__bottle__: the model reads its
+bottle without a permission prompt), which run
+"<hookbin> session-start|stop|session-end|pre-compact|pre-tool-use", and the stdio
+MCP server "bottle", which runs <mcpserver>. Every other setting, hook and MCP server is kept.
 A file that changes is first copied to FILE.bak-<UTC yyyymmddThhmmssZ>. Running it again
 changes nothing; running it from a new location replaces the old paths.
 
@@ -43,7 +45,7 @@ Flags:
 const uninstallUsage = `usage: hookbin uninstall [--scope user|project|local] [--dry-run] [--project DIR]
 
 Removes what "hookbin install" registered for a scope: the hook handlers that run
-"hookbin session-start|stop|session-end|pre-compact" (from any path) and the MCP server "bottle" when
+"hookbin session-start|stop|session-end|pre-compact|pre-tool-use" (from any path) and the MCP server "bottle" when
 its command is an mcpserver binary (a "bottle" server that runs something else, such as a
 wrapper script in a clone of bottle, is kept). Matcher groups, event lists and containers
 left empty by the removal are removed too. A file that changes is first copied to

@@ -242,7 +242,8 @@ func hooksJSON(hookbin string) string {
 	return `{"SessionStart":[{"matcher":"compact|resume|fork","hooks":[{"type":"command","command":` + js(hookbin+" session-start") + `,"timeout":10}]}],` +
 		`"Stop":[{"hooks":[{"type":"command","command":` + js(hookbin+" stop") + `,"timeout":5}]}],` +
 		`"SessionEnd":[{"hooks":[{"type":"command","command":` + js(hookbin+" session-end") + `,"timeout":2}]}],` +
-		`"PreCompact":[{"hooks":[{"type":"command","command":` + js(hookbin+" pre-compact") + `,"timeout":5}]}]}`
+		`"PreCompact":[{"hooks":[{"type":"command","command":` + js(hookbin+" pre-compact") + `,"timeout":5}]}],` +
+		`"PreToolUse":[{"matcher":"^Read$|^mcp__bottle__","hooks":[{"type":"command","command":` + js(hookbin+" pre-tool-use") + `,"timeout":5}]}]}`
 }
 
 func serverJSON(mcpserver string) string {

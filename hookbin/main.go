@@ -1,13 +1,15 @@
 // Command hookbin is bottle's hook and command-line binary: Claude Code hooks
-// (session-start, stop, session-end, pre-compact) and the commands render,
+// (session-start, stop, session-end, pre-compact, pre-tool-use) and the commands render,
 // list, expand, search, install, uninstall and doctor. main only maps run's
 // error to an exit code.
 //
 // The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
 // stdin, exit 0 whatever happens, print nothing on stdout but the JSON
-// answer (only session-start has one) and nothing on stderr, and write one
-// line to the hook log per run instead (package hooklog). Each hook gives up
-// at its own deadline, well inside the timeout install registers.
+// answer (session-start's pointer, pre-compact's instruction, pre-tool-use's
+// permission decision) and nothing on stderr, and write one line to the hook
+// log per run instead (package hooklog); pre-tool-use, which runs on every
+// Read, logs only its failures. Each hook gives up at its own deadline, well
+// inside the timeout install registers.
 //
 // The commands print results on stdout and one error line on stderr, and
 // exit 1 on failure, 2 on a usage error.

@@ -32,6 +32,7 @@ Hooks (registered in Claude Code by "hookbin install"; read a JSON payload on st
   stop            re-render the bottle after every turn
   session-end     archive (on /clear) or re-render the bottle
   pre-compact     steer the compaction summary toward what the bottle does not hold
+  pre-tool-use    let the model read bottle's own record (Read of a bottle, bottle's MCP tools) without a prompt
 
 Commands:
   render [SESSION|FILE.jsonl]  render a bottle (render --help for flags)
@@ -85,6 +86,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSessionEnd(ctx, rest, env, stdin, stdout)
 	case "pre-compact":
 		return runPreCompact(ctx, rest, env, stdin, stdout)
+	case "pre-tool-use":
+		return runPreToolUse(ctx, rest, env, stdin, stdout)
 	case "doctor":
 		return runDoctor(ctx, rest, env, stdout)
 	}
@@ -92,7 +95,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // hooks are the subcommands Claude Code runs as hooks.
-var hooks = map[string]bool{"session-start": true, "stop": true, "session-end": true, "pre-compact": true}
+var hooks = map[string]bool{"session-start": true, "stop": true, "session-end": true, "pre-compact": true, "pre-tool-use": true}
 
 // askedForHelp reports whether args hold -h or --help.
 func askedForHelp(args []string) bool {

@@ -1,5 +1,10 @@
 package render
 
+import (
+	"slices"
+	"strings"
+)
+
 // MCPNames are the names under which the model sees bottle's MCP server and
 // its tools. They depend on how bottle was installed: Claude Code names a
 // server registered in settings by its key and its tools
@@ -39,7 +44,9 @@ func (n MCPNames) Tool(tool string) string {
 	return n.ToolPrefix + tool
 }
 
-// ToolNames are bottle's MCP tools, by their own names.
+// ToolNames are bottle's MCP tools, by their own names. The PreToolUse
+// hook allows exactly these under either install's prefix; the tools
+// package's tests hold the list to the server's.
 var ToolNames = []string{"read_bottle", "expand_observation", "search_history", "list_sessions", "render_bottle"}
 
 // AllToolNames are bottle's tools under every name the model may call them
@@ -52,4 +59,16 @@ func AllToolNames() []string {
 		}
 	}
 	return out
+}
+
+// OwnTool returns the bare name of one of bottle's tools when name is that
+// tool as the model calls it under either install's prefix, else "".
+func OwnTool(name string) string {
+	for _, n := range []MCPNames{SettingsNames, PluginNames} {
+		bare, ok := strings.CutPrefix(name, n.ToolPrefix)
+		if ok && slices.Contains(ToolNames, bare) {
+			return bare
+		}
+	}
+	return ""
 }

@@ -56,9 +56,12 @@
 #               peak RSS (VmHWM); and rg -c -i -F of the query's first word
 #               over the same raw JSONL as the floor.
 #   launcher    the plugin's `sh plugin/bin/bottle-run hookbin ...` against
-#               the binary run directly: `--version` and `session-start`
-#               (compact payload), and the difference of the medians (the
-#               launcher's cost; target <= 5 ms). Not in the default parts.
+#               the binary run directly: `--version`, `session-start`
+#               (compact payload) and `pre-tool-use` (a Read of a bottle),
+#               and the difference of the medians (the launcher's cost;
+#               target <= 5 ms); and pre-tool-use's whole time through the
+#               launcher, allowing a bottle and deciding nothing for another
+#               Read (target <= 5 ms per call). Not in the default parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -399,20 +402,35 @@ launcher() {
 	cp "$ROOT/plugin/bin/bottle-run" "$plugin/bin/"
 	cp "$HOOKBIN" "$WORK/bin/mcpserver" "$plugin/libexec/$arch/"
 	hookhome "$home" "$id" ""
+	# pre-tool-use runs on every Read: one of a bottle (allowed, the path
+	# resolved) and one of a project file (no decision).
+	mkdir -p "$home/mem/bottles"
+	echo "# Session bottle" >"$home/mem/bottles/$id.md"
+	printf '{"session_id":"%s","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"%s"}}\n' \
+		"$id" "$home/proj" "$home/mem/bottles/$id.md" >"$home/read-bottle.json"
+	printf '{"session_id":"%s","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"%s"}}\n' \
+		"$id" "$home/proj" "$home/proj/main.go" >"$home/read-other.json"
 	sh "$plugin/bin/bottle-run" hookbin --version | grep -q '^hookbin ' || { echo "the launcher did not start hookbin" >&2; exit 1; }
+	env $(hookenv "$home") sh "$plugin/bin/bottle-run" hookbin pre-tool-use <"$home/read-bottle.json" | grep -q '"permissionDecision":"allow"' ||
+		{ echo "pre-tool-use did not allow the Read of a bottle" >&2; exit 1; }
 	python3 "$WORK/timeit.py" "$HOOK_N" \
 		"--version" "$HOOKBIN --version" - \
 		"launcher --version" "sh $plugin/bin/bottle-run hookbin --version" - \
 		"session-start" "$(hookenv "$home") $HOOKBIN session-start" "$home/payload.json" \
-		"launcher session-start" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin session-start" "$home/payload.json" >"$WORK/launcher.json"
+		"launcher session-start" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin session-start" "$home/payload.json" \
+		"pre-tool-use" "$(hookenv "$home") $HOOKBIN pre-tool-use" "$home/read-bottle.json" \
+		"launcher pre-tool-use" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin pre-tool-use" "$home/read-bottle.json" \
+		"launcher pre-tool-use (other Read)" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin pre-tool-use" "$home/read-other.json" >"$WORK/launcher.json"
 	python3 "$WORK/table.py" "$WORK/launcher.json" --version
 	python3 - "$WORK/launcher.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 print()
-for cmd in ("--version", "session-start"):
+for cmd in ("--version", "session-start", "pre-tool-use"):
     d = r["launcher " + cmd]["median"] - r[cmd]["median"]
     print(f"launcher overhead on {cmd}: {d:+.2f} ms (medians {r['launcher ' + cmd]['median']:.2f} vs {r[cmd]['median']:.2f} ms; target <= 5 ms)")
+for cmd in ("launcher pre-tool-use", "launcher pre-tool-use (other Read)"):
+    print(f"{cmd}: median {r[cmd]['median']:.2f} ms per call (target <= 5 ms: it runs on every Read)")
 EOF
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -57,6 +58,18 @@ func checkGolden(t *testing.T, name, what string, v any) {
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s differs from %s (-want +got); run with -update if intended:\n%s", what, path, diff)
+	}
+}
+
+// TestToolNames holds render.ToolNames, the tools bottle's PreToolUse hook
+// lets through without a permission prompt, to the tools the server offers.
+func TestToolNames(t *testing.T) {
+	var got []string
+	for _, st := range All(newFixture(t).deps) {
+		got = append(got, st.Tool.Name)
+	}
+	if diff := cmp.Diff(render.ToolNames, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("render.ToolNames differs from the server's tools (-ToolNames +server):\n%s", diff)
 	}
 }
 

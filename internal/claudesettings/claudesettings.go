@@ -51,6 +51,10 @@ var bottleHooks = []Hook{
 	{Event: "Stop", Sub: "stop", Timeout: 5},
 	{Event: "SessionEnd", Sub: "session-end", Timeout: 2},
 	{Event: "PreCompact", Sub: "pre-compact", Timeout: 5},
+	// Claude Code matches a matcher with other characters than letters,
+	// digits, '_', '-', ' ', ',' and '|' as an unanchored regular expression
+	// against the tool name: Read, and every tool of the server.
+	{Event: "PreToolUse", Matcher: "^Read$|^mcp__" + ServerName + "__", Sub: "pre-tool-use", Timeout: 5},
 }
 
 // Hooks returns the hooks bottle registers, in the order install adds them.

@@ -44,7 +44,7 @@ type handlerFields struct {
 }
 
 // ownSub reports whether a hook handler is one of bottle's: a command handler
-// running "<any path>/hookbin[.exe] session-start|stop|session-end|pre-compact", in shell
+// running "<any path>/hookbin[.exe] <one of bottle's hook subcommands>", in shell
 // form or exec form ("args"), and returns the subcommand.
 func ownSub(raw json.RawMessage) (string, bool) {
 	var h handlerFields

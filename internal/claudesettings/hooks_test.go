@@ -130,7 +130,8 @@ func TestInstallCleansStaleEntries(t *testing.T) {
 	  "Stop":[{"hooks":[{"type":"command","command":`+js(hb+" stop")+`,"timeout":5}]}],
 	  "PreCompact":[{"hooks":[{"type":"command","command":"/old/hookbin-helper stop"}]},
 	    {"hooks":[{"type":"command","command":`+js(hb+" pre-compact")+`,"timeout":5}]}],
-	  "SessionEnd":[{"hooks":[{"type":"command","command":`+js(hb+" session-end")+`,"timeout":2}]}]}}`))
+	  "SessionEnd":[{"hooks":[{"type":"command","command":`+js(hb+" session-end")+`,"timeout":2}]}],
+	  "PreToolUse":[{"matcher":"^Read$|^mcp__bottle__","hooks":[{"type":"command","command":`+js(hb+" pre-tool-use")+`,"timeout":5}]}]}}`))
 	if diff := cmp.Diff(want, parse(t, readFile(t, tg.Settings))); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", tg.Settings, diff)
 	}
@@ -153,6 +154,7 @@ func TestInstallNotes(t *testing.T) {
 		"- hooks.Stop: /old/hookbin stop (stale or duplicate)",
 		"+ hooks.SessionEnd: /bin/hookbin session-end (timeout 2 s)",
 		"+ hooks.PreCompact: /bin/hookbin pre-compact (timeout 5 s)",
+		"+ hooks.PreToolUse [^Read$|^mcp__bottle__]: /bin/hookbin pre-tool-use (timeout 5 s)",
 	}
 	if diff := cmp.Diff(want, edits[0].Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)

@@ -57,6 +57,19 @@ type Plugins struct {
 	// DisabledMcpjson are the names of disabledMcpjsonServers in every
 	// settings file: project .mcp.json servers the user turned off.
 	DisabledMcpjson []string
+	// Options are the plugin's userConfig values as settings files hold them
+	// (pluginConfigs["bottle@…"].options), in target order.
+	Options []PluginOptions
+}
+
+// PluginOptions are the userConfig values one settings file holds for one
+// plugin id: what "claude plugin install --config" and "claude plugin
+// configure" write.
+type PluginOptions struct {
+	Scope  Scope
+	File   string
+	ID     string
+	Values map[string]json.RawMessage
 }
 
 // FileProblem is a file and what is wrong with it.
@@ -123,7 +136,8 @@ func (p Plugins) Loaded(in PluginInstall) (root, version string) {
 // Plugins reads the enabledPlugins and disabledMcpjsonServers of every
 // target's settings file, <config>/plugins/installed_plugins.json and
 // known_marketplaces.json. A file that is missing or does not parse holds
-// nothing; settings files that cannot be read are listed in Unreadable.
+// nothing; settings files that cannot be read are listed in Unreadable. The plugin's
+// userConfig values (pluginConfigs) come too.
 func (l Locations) Plugins() Plugins {
 	var p Plugins
 	for _, t := range l.Targets() {
@@ -141,6 +155,7 @@ func (l Locations) Plugins() Plugins {
 				p.DisabledMcpjson = append(p.DisabledMcpjson, names...)
 			}
 		}
+		p.Options = append(p.Options, readOptions(doc, t)...)
 		enabled, err := optionalObject(doc, "enabledPlugins", "enabledPlugins")
 		if err != nil {
 			p.Unreadable = append(p.Unreadable, FileProblem{t.Settings, err})
@@ -160,6 +175,7 @@ func (l Locations) Plugins() Plugins {
 			p.Enables = append(p.Enables, PluginEnable{Scope: t.Scope, File: t.Settings, ID: id, Enabled: on})
 		}
 	}
+
 	if l.ConfigDir == "" {
 		return p
 	}
@@ -191,6 +207,41 @@ func readMarkets(path string) map[string]Marketplace {
 		out[name] = Marketplace{Source: m.Source.Source, InstallLocation: m.InstallLocation}
 	}
 	return out
+}
+
+// readOptions reads the pluginConfigs entries of bottle's plugin in doc,
+// t's settings file; entries that are not objects are skipped.
+func readOptions(doc *object, t Target) []PluginOptions {
+	configs, err := optionalObject(doc, "pluginConfigs", "pluginConfigs")
+	if configs == nil || err != nil {
+		return nil
+	}
+	var out []PluginOptions
+	for _, id := range configs.keys {
+		if !IsPluginID(id) {
+			continue
+		}
+		var c struct {
+			Options map[string]json.RawMessage `json:"options"`
+		}
+		if json.Unmarshal(configs.vals[id], &c) != nil || len(c.Options) == 0 {
+			continue
+		}
+		out = append(out, PluginOptions{Scope: t.Scope, File: t.Settings, ID: id, Values: c.Options})
+	}
+	return out
+}
+
+// Option returns the value of the userConfig option key of plugin id as the
+// settings files set it (the most specific scope wins), with the file that
+// sets it; ok is false when no file does.
+func (p Plugins) Option(id, key string) (value json.RawMessage, file string, ok bool) {
+	for _, o := range p.Options {
+		if v, set := o.Values[key]; set && o.ID == id {
+			value, file, ok = v, o.File, true
+		}
+	}
+	return value, file, ok
 }
 
 // IsPluginID reports whether id names bottle's plugin in some marketplace.

@@ -1,6 +1,7 @@
 package claudesettings
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,9 +27,10 @@ func TestPlugins(t *testing.T) {
 	}
 	user := filepath.Join(l.ConfigDir, "settings.json")
 	local := filepath.Join(l.Project, ".claude", "settings.local.json")
-	write(user, `{"enabledPlugins": {"bottle@bottle": true, "bottle@fork": true, "bottled@bottle": true, "bottle@": true, "bottle@x": "yes"}}`)
+	write(user, `{"enabledPlugins": {"bottle@bottle": true, "bottle@fork": true, "bottled@bottle": true, "bottle@": true, "bottle@x": "yes"},
+	  "pluginConfigs": {"bottle@bottle": {"options": {"allow_bottle_reads": true, "steer_compact": false}}, "bottle@fork": "no"}}`)
 	write(filepath.Join(l.Project, ".claude", "settings.json"), `{"enabledPlugins": null}`)
-	write(local, `{"enabledPlugins": {"bottle@fork": false}}`)
+	write(local, `{"enabledPlugins": {"bottle@fork": false}, "pluginConfigs": {"bottle@bottle": {"options": {"allow_bottle_reads": false}}, "demo@pt": {"options": {"x": 1}}}}`)
 	write(filepath.Join(l.ConfigDir, "plugins", "installed_plugins.json"), `{"version": 2, "plugins": {
   "demo@pt": [{"scope": "user", "installPath": "/d"}],
   "bottle@bottle": [{"scope": "user", "installPath": "/c/0.1.0", "version": "0.1.0"},
@@ -45,12 +47,26 @@ func TestPlugins(t *testing.T) {
 			{ID: "bottle@bottle", Scope: "local", InstallPath: "/c/0.2.0", Version: "0.2.0", ProjectPath: "/p"},
 		},
 		InstalledFile: filepath.Join(l.ConfigDir, "plugins", "installed_plugins.json"),
+		Options: []PluginOptions{
+			{Scope: User, File: user, ID: "bottle@bottle", Values: map[string]json.RawMessage{"allow_bottle_reads": json.RawMessage("true"), "steer_compact": json.RawMessage("false")}},
+			{Scope: Local, File: local, ID: "bottle@bottle", Values: map[string]json.RawMessage{"allow_bottle_reads": json.RawMessage("false")}},
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Plugins (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]PluginEnable{want.Enables[0]}, got.Active()); diff != "" {
 		t.Errorf("Active (-want +got):\n%s", diff)
+	}
+	// The most specific scope's value wins; an option no file sets is not set.
+	if v, file, ok := got.Option("bottle@bottle", "allow_bottle_reads"); !ok || string(v) != "false" || file != local {
+		t.Errorf("Option(allow_bottle_reads) = %s, %s, %v; want false from %s", v, file, ok, local)
+	}
+	if v, file, ok := got.Option("bottle@bottle", "steer_compact"); !ok || string(v) != "false" || file != user {
+		t.Errorf("Option(steer_compact) = %s, %s, %v; want false from %s", v, file, ok, user)
+	}
+	if _, _, ok := got.Option("bottle@fork", "allow_bottle_reads"); ok {
+		t.Error("Option of bottle@fork is set, want unset (its pluginConfigs entry is not an object)")
 	}
 	if e, ok := got.AnyEnabled(); !ok || e.ID != "bottle@bottle" {
 		t.Errorf("AnyEnabled = %+v, %v", e, ok)
