@@ -7,6 +7,11 @@
 // nested same-name tags are removed whole, and an opening <private> that is
 // never closed removes everything after it (fail closed).
 //
+// It also replaces well-known credential shapes (cloud and API keys, tokens,
+// private keys, a URL's password) with "[redacted: <kind>]" ([Redact]), so
+// that a secret a session printed or typed is not copied into a bottle, a
+// search record or a tool result; the caller decides where it runs.
+//
 // It is a leaf: it imports only the standard library.
 package privacy
 
