@@ -19,6 +19,9 @@ import (
 // not ours (or an older layout) and is set aside.
 const storeFormat = "bottle search index 1"
 
+// The store is a cache: it is written without fsync (synchronous=OFF), and
+// a file a crash left corrupt is set aside and rebuilt.
+//
 // Store busy timeouts. Only searches write the store, so a writer waits
 // for another search's batch (a few hundred ms at most) and then gives up:
 // the search scans instead. Readers of a WAL database do not wait on a
@@ -122,7 +125,7 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 	if !strings.HasPrefix(filepath.ToSlash(abs), "/") {
 		u = (&url.URL{Scheme: "file", Path: "/" + filepath.ToSlash(abs)}).String()
 	}
-	pragmas := "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-4096)&_pragma=temp_store(MEMORY)"
+	pragmas := "&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=cache_size(-4096)&_pragma=temp_store(MEMORY)"
 	w, err = sql.Open("sqlite", u+fmt.Sprintf("?_txlock=immediate&_pragma=busy_timeout(%d)", writeBusyMS)+pragmas)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open search index %s: %w", s.path, err)
@@ -179,6 +182,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(low, content='', contentless_d
 // initSchema creates the tables in a new file and checks an old one's
 // format.
 func initSchema(ctx context.Context, w *sql.DB) error {
+	// A store in use is checked without the write lock, which another
+	// process may hold.
+	var format string
+	if err := w.QueryRowContext(ctx, "SELECT v FROM meta WHERE k = 'format'").Scan(&format); err == nil && format == storeFormat {
+		return nil
+	}
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -197,7 +206,6 @@ func initSchema(ctx context.Context, w *sql.DB) error {
 		}
 		return tx.Commit()
 	}
-	var format string
 	if err := tx.QueryRowContext(ctx, "SELECT v FROM meta WHERE k = 'format'").Scan(&format); err != nil || format != storeFormat {
 		return fmt.Errorf("%w (format %q)", errForeign, format)
 	}

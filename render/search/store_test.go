@@ -269,11 +269,20 @@ func TestStoreDifferential(t *testing.T) {
 	}
 	defer db.Close()
 	srcs := corpusSources(t, db)
-	recs := allRecords(t, srcs, db)
 	n := 300
 	if raceEnabled || testing.Short() {
+		// The race detector makes reading the corpus ten times slower:
+		// the smaller half of its transcripts and fewer queries.
 		n = 60
+		var small []Source
+		for _, s := range srcs {
+			if fi, err := os.Stat(s.Transcript); s.Transcript == "" || err == nil && fi.Size() < 512<<10 {
+				small = append(small, s)
+			}
+		}
+		srcs = small
 	}
+	recs := allRecords(t, srcs, db)
 	queries := genQueries(recs, n, 1, "SECRET-d6e0bada", "correct-horse-battery-staple", `"do not store"`, "test", "the", "go test",
 		`"fmt.Errorf("`, "naïve café", "✓", "ÉTAT", "a", "-", `"\n"`, `"--"`, "x -x")
 	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
@@ -295,3 +304,239 @@ func TestStoreDifferentialGenerated(t *testing.T) {
 }
 
 var _ = utf8.RuneLen
+
+// genBytes is a synthetic transcript of about size bytes.
+func genBytes(t testing.TB, size int64, seed uint64, id string) []byte {
+	var b strings.Builder
+	if _, err := gentranscript.Write(&b, gentranscript.Config{Bytes: size, Seed: seed, SessionID: id}); err != nil {
+		t.Fatal(err)
+	}
+	return []byte(b.String())
+}
+
+// checkSame runs queries through the scan (no index) and the store and
+// compares; it returns the store's results.
+func checkSame(t *testing.T, st *Store, what string, srcs []Source, db *claudemem.DB, dbPath string, queries ...string) {
+	t.Helper()
+	for _, qs := range queries {
+		q, err := Parse(qs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Options{Query: q, Sources: srcs, DB: db, DBPath: dbPath, Limit: MaxLimit}
+		want, err := Search(context.Background(), nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.search(context.Background(), o)
+		if err != nil {
+			t.Fatalf("%s: store search %q: %v", what, qs, err)
+		}
+		sameResult(t, what+": "+qs, got, want)
+	}
+}
+
+// storeRows counts the store's records and sources.
+func storeRows(t *testing.T, st *Store) (recs, srcs int) {
+	t.Helper()
+	r, _, err := st.dbs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.QueryRow("SELECT (SELECT count(*) FROM rec), (SELECT count(*) FROM src)").Scan(&recs, &srcs); err != nil {
+		t.Fatal(err)
+	}
+	return recs, srcs
+}
+
+// TestStoreUpkeep: a transcript that grows by a turn, is truncated, is
+// replaced by another, or disappears changes the store's answers exactly
+// as it changes the scan's; a grown transcript rewrites only the records
+// that changed.
+func TestStoreUpkeep(t *testing.T) {
+	dir := t.TempDir()
+	srcs := genSources(t, dir, 3, 330<<10)
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	queries := []string{"checkpoint", "go", `"if err != nil {"`, "naïve -strategy", "xyzzy"}
+	checkSame(t, st, "first build", srcs, nil, "", queries...)
+	recs0, _ := storeRows(t, st)
+
+	// One more turn: the generator's output for a larger size starts with
+	// the smaller one's bytes.
+	small, big := genBytes(t, 330<<10, 1, srcs[0].ID), genBytes(t, 500<<10, 1, srcs[0].ID)
+	if !strings.HasPrefix(string(big), string(small)) {
+		t.Fatal("the generator's larger transcript does not extend the smaller one")
+	}
+	f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(big[len(small):])
+	f.Close()
+	r, _, _ := st.dbs(context.Background())
+	key := "t\x00" + srcs[0].ID + "\x00" + srcs[0].Transcript
+	var srcID, next int64
+	if err := r.QueryRow("SELECT id, nextn FROM src WHERE key = ?", key).Scan(&srcID, &next); err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, st, "appended", srcs, nil, "", queries...)
+	recs1, _ := storeRows(t, st)
+	var rewritten int
+	r.QueryRow("SELECT count(*) FROM rec WHERE src = ? AND id >= ?", srcID, srcID<<srcShift|next<<numShift).Scan(&rewritten)
+	t.Logf("one appended turn: %d records before, %d after, %d written", recs0, recs1, rewritten)
+	if recs1 <= recs0 || rewritten > recs1-recs0+2 {
+		t.Errorf("after one appended turn: %d records (before %d), %d written anew; want only the new ones (and the last reply)", recs1, recs0, rewritten)
+	}
+
+	// Truncated to a prefix, then replaced by another session's bytes.
+	if err := os.WriteFile(srcs[1].Transcript, genBytes(t, 100<<10, 2, srcs[1].ID), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, st, "truncated", srcs, nil, "", queries...)
+	if err := os.WriteFile(srcs[2].Transcript, genBytes(t, 150<<10, 99, srcs[2].ID), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, st, "replaced", srcs, nil, "", queries...)
+	// Gone: the scan notes it, and so does the store.
+	os.Remove(srcs[2].Transcript)
+	checkSame(t, st, "removed", srcs, nil, "", queries...)
+	// A directory where the transcript was.
+	os.Mkdir(srcs[2].Transcript, 0o700)
+	checkSame(t, st, "directory", srcs, nil, "", queries...)
+}
+
+// TestStoreSetAside: a corrupt file, a foreign database, a directory and
+// an older layout where the store should be are set aside (with a log
+// line) and rebuilt; deleting the store between searches loses nothing;
+// the answers stay the scan's.
+func TestStoreSetAside(t *testing.T) {
+	srcs := genSources(t, t.TempDir(), 2, 100<<10)
+	queries := []string{"checkpoint", `"err != nil"`}
+	foreign := func(path string) {
+		st := NewStore(path)
+		r, w, err := st.open(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Exec("UPDATE meta SET v = 'someone else' WHERE k = 'format'"); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		w.Close()
+		st.Close()
+	}
+	for name, spoil := range map[string]func(path string){
+		"garbage":   func(path string) { os.WriteFile(path, []byte(strings.Repeat("not a database\n", 1000)), 0o600) },
+		"directory": func(path string) { os.MkdirAll(filepath.Join(path, "x"), 0o700) },
+		"foreign":   foreign,
+		"truncated": func(path string) {
+			st := NewStore(path)
+			checkSame(t, st, "before truncation", srcs, nil, "", queries...)
+			st.Close()
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, data[:len(data)/3], 0o600)
+			os.Remove(path + "-wal")
+		},
+		"deleted": func(path string) {
+			st := NewStore(path)
+			checkSame(t, st, "before deletion", srcs, nil, "", queries...)
+			st.Close()
+			os.Remove(path)
+			os.Remove(path + "-wal")
+			os.Remove(path + "-shm")
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "search", "index.db")
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			spoil(path)
+			st := NewStore(path)
+			defer st.Close()
+			var logs []string
+			st.Log = func(s string) { logs = append(logs, s) }
+			for _, qs := range queries {
+				q, _ := Parse(qs)
+				o := Options{Query: q, Sources: srcs, Limit: MaxLimit}
+				want, err := Search(context.Background(), nil, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.Store = st
+				got, err := Search(context.Background(), nil, o)
+				if err != nil {
+					t.Fatalf("search with a %s store: %v", name, err)
+				}
+				sameResult(t, name, got, want)
+			}
+			// Searched from the store, rebuilt.
+			if recs, _ := storeRows(t, st); recs == 0 {
+				t.Errorf("%s: the store was not rebuilt", name)
+			}
+			switch name {
+			case "deleted":
+				if len(logs) > 0 {
+					t.Errorf("a deleted store logged %q", logs)
+				}
+			case "truncated":
+				// SQLite may read a truncated file as a smaller valid one;
+				// it either works or is set aside.
+			default:
+				if len(logs) == 0 || !strings.Contains(logs[0], "set aside") {
+					t.Errorf("%s: logs %q, want a line saying the file was set aside", name, logs)
+				}
+				if _, err := os.Stat(path + ".broken"); err != nil {
+					t.Errorf("%s: nothing set aside: %v", name, err)
+				}
+			}
+		})
+	}
+}
+
+// TestStoreConcurrent: several stores on one file (as several servers and
+// CLI searches are) search at once while a transcript grows; none fails,
+// and the answers after the last change are the scan's.
+func TestStoreConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	srcs := genSources(t, dir, 4, 150<<10)
+	path := filepath.Join(t.TempDir(), "index.db")
+	small, big := genBytes(t, 150<<10, 1, srcs[0].ID), genBytes(t, 400<<10, 1, srcs[0].ID)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f, _ := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
+		defer f.Close()
+		rest := big[len(small):]
+		for len(rest) > 0 {
+			n := min(len(rest), 20<<10)
+			f.Write(rest[:n])
+			rest = rest[n:]
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	errs := make(chan error, 4)
+	for i := range 4 {
+		go func() {
+			st := NewStore(path)
+			defer st.Close()
+			st.Log = func(s string) { errs <- fmt.Errorf("store %d logged %s", i, s) }
+			for _, qs := range []string{"checkpoint", "go test", "xyzzy", "strategy"} {
+				q, _ := Parse(qs)
+				if _, err := st.search(context.Background(), Options{Query: q, Sources: srcs}); err != nil {
+					errs <- fmt.Errorf("store %d: %q: %w", i, qs, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	<-done
+	st := NewStore(path)
+	defer st.Close()
+	checkSame(t, st, "after concurrent searches", srcs, nil, "", "checkpoint", "go")
+}

@@ -60,7 +60,9 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	codeJSON, _ := json.Marshal(codes)
 	args := []any{string(srcJSON), string(codeJSON)}
 	const inScope = "(%[1]s >> 28) IN (SELECT value FROM json_each(?)) AND (%[1]s & 7) IN (SELECT value FROM json_each(?))"
-	scope := func(col string) string { return strings.ReplaceAll(strings.ReplaceAll(inScope, "%[1]s", col), "28", strconv.Itoa(srcShift)) }
+	scope := func(col string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(inScope, "%[1]s", col), "28", strconv.Itoa(srcShift))
+	}
 
 	// The records searched: every one of the scope's kinds, or the tool
 	// calls whose path input is the file.

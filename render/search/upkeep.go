@@ -59,7 +59,8 @@ type job struct {
 	recs             []Record
 	info             transcriptInfo
 	err              error
-	unchanged, fresh bool
+	unchanged        bool
+	id               int64 // the source's id in the store, once written
 }
 
 // update brings the store up to date with the sources a search wants: a
@@ -187,7 +188,33 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 			}
 		}
 	}()
-	var werr error
+	// Sources are written in batches of about batchBytes of record text,
+	// one transaction each: fewer, larger FTS segments than a transaction
+	// per source, and the write lock held for a fraction of a second.
+	const batchBytes = 8 << 20
+	var tx *sql.Tx
+	var written []*job
+	batch := 0
+	commit := func() error {
+		if tx == nil {
+			return nil
+		}
+		err := tx.Commit()
+		tx = nil
+		if err != nil {
+			return err
+		}
+		for _, j := range written {
+			rows[j.key] = srcRow{id: j.id, size: j.size, mtime: j.mtime, fp: j.fp, prompts: j.info.prompts}
+		}
+		written, batch = written[:0], 0
+		return nil
+	}
+	defer func() {
+		if tx != nil {
+			tx.Rollback()
+		}
+	}()
 	for range jobs {
 		var j *job
 		select {
@@ -195,20 +222,33 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if werr != nil || j.err != nil {
+		if j.err != nil {
 			continue
 		}
-		id, err := s.write(ctx, w, j)
+		if tx == nil {
+			var err error
+			if tx, err = w.BeginTx(ctx, nil); err != nil {
+				return err
+			}
+		}
+		id, err := s.write(ctx, tx, j)
+		for i := range j.recs {
+			batch += len(j.recs[i].Text)
+		}
 		j.recs = nil
 		if err != nil {
-			werr = err
-			cancel()
-			continue
+			return err
 		}
-		rows[j.key] = srcRow{id: id, size: j.size, mtime: j.mtime, fp: j.fp, prompts: j.info.prompts}
+		j.id = id
+		written = append(written, j)
+		if batch >= batchBytes || len(done) == 0 {
+			if err := commit(); err != nil {
+				return err
+			}
+		}
 	}
-	if werr != nil {
-		return werr
+	if err := commit(); err != nil {
+		return err
 	}
 	return ctx.Err()
 }
@@ -255,19 +295,14 @@ type oldRec struct {
 	id, h, seq int64
 }
 
-// write stores a job's records in one transaction: records whose content
+// write stores a job's records in tx: records whose content
 // is unchanged keep their id (their order may be updated), changed ones
 // are replaced, and gone ones deleted. Another process that wrote the same
 // state of the source first makes it a no-op.
-func (s *Store) write(ctx context.Context, w *sql.DB, j *job) (int64, error) {
-	tx, err := w.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
+func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 	var id, size, mtime, nextn int64
 	var fp string
-	err = tx.QueryRowContext(ctx, "SELECT id, size, mtime, fp, nextn FROM src WHERE key = ?", j.key).Scan(&id, &size, &mtime, &fp, &nextn)
+	err := tx.QueryRowContext(ctx, "SELECT id, size, mtime, fp, nextn FROM src WHERE key = ?", j.key).Scan(&id, &size, &mtime, &fp, &nextn)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		res, err := tx.ExecContext(ctx, "INSERT INTO src(key, session) VALUES(?, ?)", j.key, j.session)
@@ -286,7 +321,7 @@ func (s *Store) write(ctx context.Context, w *sql.DB, j *job) (int64, error) {
 		if _, err := tx.ExecContext(ctx, "UPDATE src SET fp = ? WHERE id = ?", j.fp, id); err != nil {
 			return 0, err
 		}
-		return id, tx.Commit()
+		return id, nil
 	}
 	old := map[string]oldRec{}
 	q, err := tx.QueryContext(ctx, "SELECT id, rid, h, seq FROM rec WHERE src = ?", id)
@@ -394,7 +429,7 @@ func (s *Store) write(ctx context.Context, w *sql.DB, j *job) (int64, error) {
 		j.size, j.mtime, j.fp, j.info.prompts, nextn, id); err != nil {
 		return 0, err
 	}
-	return id, tx.Commit()
+	return id, nil
 }
 
 // recKey is a record's key in its source: its id and, for the records
