@@ -48,19 +48,19 @@ type scoped struct {
 
 // job is a source whose records the store must read again.
 type job struct {
-	i                int // the source's place in the search's list
-	key, session     string
-	src              Source
-	transcript       string
-	stored           bool // claude-mem's records
-	size, mtime      int64
-	fp               string
-	oldfp            string // the stored fingerprint, "" when none
-	recs             []Record
-	info             transcriptInfo
-	err              error
-	unchanged        bool
-	id               int64 // the source's id in the store, once written
+	i            int // the source's place in the search's list
+	key, session string
+	src          Source
+	transcript   string
+	stored       bool // claude-mem's records
+	size, mtime  int64
+	fp           string
+	oldfp        string // the stored fingerprint, "" when none
+	recs         []Record
+	info         transcriptInfo
+	err          error
+	unchanged    bool
+	id           int64 // the source's id in the store, once written
 }
 
 // update brings the store up to date with the sources a search wants: a
