@@ -70,6 +70,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		kinds = append(kinds, sk)
 	}
 	o := search.Options{Query: q, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset, DBPath: *db}
+	searchMemory()
 	if p := env.SearchIndexPath(); p != "" {
 		o.Store = search.NewStore(p)
 		o.Store.Log = func(line string) { fmt.Fprintln(stderr, "hookbin: "+line) }

@@ -221,7 +221,10 @@ func (m *matcher) add(r Record) {
 		tf[i] = t.count(r.low)
 	}
 	h := Hit{Session: r.Session, ID: r.ID, Kind: r.Kind, Label: r.Label, Time: r.Time, seq: r.seq}
-	if m.eager {
+	// The first hits keep their record's text, for the page's snippets;
+	// later ones get theirs at once, so that a word found in most records
+	// does not keep every record's text alive.
+	if m.eager || len(m.hits) >= keepText {
 		h.Snippet = snippet(r.Text, r.low, m.q.Terms)
 	} else {
 		h.text, h.low = r.Text, r.low
@@ -230,6 +233,10 @@ func (m *matcher) add(r Record) {
 	m.tf = append(m.tf, tf)
 	m.lens = append(m.lens, len(r.low))
 }
+
+// keepText is how many hits keep their record's text until the page is
+// cut.
+const keepText = 1024
 
 // BM25's parameters, the usual ones.
 const (
