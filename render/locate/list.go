@@ -38,10 +38,24 @@ type Listing struct {
 	TranscriptBytes                  int64
 }
 
+// Catalogue remembers what a listing reads of each transcript (its first
+// prompt, as shown, and the time of its last entry), by the transcript's
+// path, size and modification time, so that a listing of a thousand
+// sessions reads only the transcripts that changed.
+type Catalogue interface {
+	Lookup(path string, size int64, mtime time.Time) (first string, last time.Time, ok bool)
+	Remember(path string, size int64, mtime time.Time, first string, last time.Time)
+}
+
 // List lists every session with a transcript and/or stored data, newest
 // activity first. With projectDir, only that project's sessions. A missing
 // database lists transcripts only; an unreadable one is reported in notes.
 func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listing, notes []string, err error) {
+	return ListWith(ctx, env, dbPath, projectDir, nil)
+}
+
+// ListWith is List with a catalogue (nil: none).
+func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catalogue) (out []Listing, notes []string, err error) {
 	byID := map[string]*Listing{}
 	// The parts of each session's last activity, put together at the end.
 	type times struct{ entry, stored, modified time.Time }
@@ -65,14 +79,27 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
-			entry, _ := transcript.LastEntryTime(r.Transcript) // zero when unreadable or without a timestamp
+			fi, statErr := os.Stat(r.Transcript)
+			var entry time.Time
+			var first string
+			known := false
+			if cat != nil && statErr == nil {
+				first, entry, known = cat.Lookup(r.Transcript, fi.Size(), fi.ModTime())
+			}
+			if !known {
+				entry, _ = transcript.LastEntryTime(r.Transcript) // zero when unreadable or without a timestamp
+				first = firstPromptOf(ctx, r.Transcript)
+				if cat != nil && statErr == nil {
+					cat.Remember(r.Transcript, fi.Size(), fi.ModTime(), first, entry)
+				}
+			}
 			tm := &times{entry: entry.UTC(), modified: r.Modified.UTC()}
 			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir),
 				LastActivity: LastActivity(tm.entry, time.Time{}, tm.modified)}
-			if fi, err := os.Stat(r.Transcript); err == nil {
+			if statErr == nil {
 				l.TranscriptBytes = fi.Size()
 			}
-			l.FirstPrompt = firstPromptOf(ctx, r.Transcript)
+			l.FirstPrompt = first
 			if prev, ok := byID[r.ID]; !ok || l.LastActivity.After(prev.LastActivity) {
 				byID[r.ID], when[r.ID] = l, tm
 			}

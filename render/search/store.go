@@ -17,7 +17,7 @@ import (
 
 // storeFormat names the layout of a store's tables; a file without it is
 // not ours (or an older layout) and is set aside.
-const storeFormat = "bottle search index 1"
+const storeFormat = "bottle search index 2"
 
 // The store is a cache: it is written without fsync (synchronous=OFF), and
 // a file a crash left corrupt is set aside and rebuilt.
@@ -175,6 +175,8 @@ CREATE TABLE IF NOT EXISTS rec(
 CREATE INDEX IF NOT EXISTS rec_src ON rec(src);
 CREATE TABLE IF NOT EXISTS agg(src INTEGER NOT NULL, kind INTEGER NOT NULL, n INTEGER NOT NULL, sum INTEGER NOT NULL,
 	PRIMARY KEY(src, kind)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cat(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
+	first TEXT NOT NULL, lsec INTEGER NOT NULL, lnsec INTEGER NOT NULL, ltz TEXT NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(low, content='', contentless_delete=1,
 	tokenize='trigram case_sensitive 1');
 `
