@@ -120,46 +120,39 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	all := "SELECT id, rid, tsec, tnsec, tz, seq, len, text FROM rec WHERE " + scope("id")
+	all := "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE " + scope("id")
 	if allowed != nil {
 		all += " AND paths IS NOT NULL"
 	}
-	if len(unknown) > 0 {
-		err := eachRecord(ctx, tx, all, args, allowed, func(_ hitKey, low string) {
-			for _, i := range unknown {
-				if m.terms[i].index(low) >= 0 {
-					df[i]++
+	// The records to read for hits: those holding every phrase, unless
+	// one of the phrases is in most records anyway (then reading the
+	// records in order is cheaper than matching the phrases).
+	query, qargs := all, args
+	if len(phrases) > 0 && allowed == nil {
+		narrowest := n
+		for _, i := range phrases {
+			narrowest = min(narrowest, df[i])
+		}
+		if narrowest <= n/4 {
+			var expr strings.Builder
+			expr.WriteString("(")
+			for k, i := range phrases {
+				if k > 0 {
+					expr.WriteString(" AND ")
+				}
+				expr.WriteString(phrase(m.q.Terms[i]))
+			}
+			expr.WriteString(")")
+			for _, t := range m.q.Excluded {
+				if utf8.RuneCountInString(t) >= 3 {
+					e := expr.String()
+					expr.Reset()
+					expr.WriteString("(" + e + " NOT " + phrase(t) + ")")
 				}
 			}
-		})
-		if err != nil {
-			return nil, err
+			query = "SELECT r.id, r.tsec, r.tnsec, r.tz, r.seq, r.len, r.text FROM fts JOIN rec r ON r.id = fts.rowid WHERE fts MATCH ? AND " + scope("fts.rowid")
+			qargs = append([]any{expr.String()}, args...)
 		}
-	}
-	avg, idf := bm25Stats(n, sum, df)
-
-	// The hits, from the records holding every phrase (all of them when
-	// there is none), best first, the page's worth kept.
-	query, qargs := all, args
-	if len(phrases) > 0 {
-		var expr strings.Builder
-		expr.WriteString("(")
-		for k, i := range phrases {
-			if k > 0 {
-				expr.WriteString(" AND ")
-			}
-			expr.WriteString(phrase(m.q.Terms[i]))
-		}
-		expr.WriteString(")")
-		for _, t := range m.q.Excluded {
-			if utf8.RuneCountInString(t) >= 3 {
-				e := expr.String()
-				expr.Reset()
-				expr.WriteString("(" + e + " NOT " + phrase(t) + ")")
-			}
-		}
-		query = "SELECT r.id, r.rid, r.tsec, r.tnsec, r.tz, r.seq, r.len, r.text FROM fts JOIN rec r ON r.id = fts.rowid WHERE fts MATCH ? AND " + scope("fts.rowid")
-		qargs = append([]any{expr.String()}, args...)
 	}
 	limit := o.Limit
 	if limit <= 0 {
@@ -167,24 +160,7 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	keep := max(o.Offset, 0) + limit
 	top := &hitHeap{}
-	tf := make([]int, len(m.terms))
-	err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
-		for i, t := range m.terms {
-			if t.index(low) < 0 {
-				return
-			}
-			tf[i] = 0
-		}
-		for _, t := range m.excluded {
-			if t.index(low) >= 0 {
-				return
-			}
-		}
-		for i, t := range m.terms {
-			tf[i] = t.count(low)
-		}
-		res.Total++
-		k.score = bm25(idf, tf, len(low), avg)
+	offer := func(k hitKey) {
 		k.session = sc.session[k.id>>srcShift]
 		switch {
 		case top.Len() < keep:
@@ -193,9 +169,83 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 			(*top)[0] = k
 			heap.Fix(top, 0)
 		}
-	})
-	if err != nil {
-		return nil, err
+	}
+	tf := make([]int, len(m.terms))
+	// match reports whether low is a hit, with its term counts in tf.
+	match := func(low string) bool {
+		for _, t := range m.terms {
+			if t.index(low) < 0 {
+				return false
+			}
+		}
+		for _, t := range m.excluded {
+			if t.index(low) >= 0 {
+				return false
+			}
+		}
+		for i, t := range m.terms {
+			tf[i] = t.count(low)
+		}
+		return true
+	}
+	if len(unknown) > 0 && query == all {
+		// One read of every record: the short terms' counts, and the hits
+		// kept small (order, length and term counts) until the counts
+		// give the scores.
+		var hits []hitKey
+		var tfs []int32
+		err := eachRecord(ctx, tx, all, args, allowed, func(k hitKey, low string) {
+			for _, i := range unknown {
+				if m.terms[i].index(low) >= 0 {
+					df[i]++
+				}
+			}
+			if !match(low) {
+				return
+			}
+			k.score = float64(len(low))
+			hits = append(hits, k)
+			for _, c := range tf {
+				tfs = append(tfs, int32(c))
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		avg, idf := bm25Stats(n, sum, df)
+		for h := range hits {
+			for i := range tf {
+				tf[i] = int(tfs[h*len(tf)+i])
+			}
+			hits[h].score = bm25(idf, tf, int(hits[h].score), avg)
+			offer(hits[h])
+		}
+		res.Total = len(hits)
+	} else {
+		if len(unknown) > 0 {
+			err := eachRecord(ctx, tx, all, args, allowed, func(_ hitKey, low string) {
+				for _, i := range unknown {
+					if m.terms[i].index(low) >= 0 {
+						df[i]++
+					}
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		avg, idf := bm25Stats(n, sum, df)
+		err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
+			if !match(low) {
+				return
+			}
+			res.Total++
+			k.score = bm25(idf, tf, len(low), avg)
+			offer(k)
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	res.Records = n
 	page := []hitKey(*top)
@@ -205,13 +255,13 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	page = page[max(o.Offset, 0):]
 	for _, k := range page {
-		var label, tz, text string
+		var rid, label, tz, text string
 		var sec int64
 		var nsec int
-		if err := tx.QueryRowContext(ctx, "SELECT label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&label, &sec, &nsec, &tz, &text); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &text); err != nil {
 			return nil, err
 		}
-		res.Hits = append(res.Hits, Hit{Session: k.session, ID: k.rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
+		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
 			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, Fold(text), m.q.Terms), Score: k.score, seq: int(k.seq)})
 	}
 	return res, nil
@@ -220,21 +270,22 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 // phrase is an FTS5 string of t: its trigrams in order.
 func phrase(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
 
-// hitKey is what ranks a hit: its score, time, session, order and id.
+// hitKey is what ranks a hit: its score, time, session and order.
 type hitKey struct {
 	id        int64
 	score     float64
 	sec       int64
 	nsec, seq int64
 	session   string
-	rid       string
 }
 
 // order is the scan's order of hits: best first, ties newest first, then
-// by session, order in the session and id.
+// by session and order in the session. The scan's last key, the record's
+// id, never decides: a session's records have distinct orders (its
+// stored records come after its transcript's).
 func (a hitKey) order(b hitKey) int {
 	return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.sec, a.sec), cmp.Compare(b.nsec, a.nsec),
-		strings.Compare(a.session, b.session), cmp.Compare(a.seq, b.seq), strings.Compare(a.rid, b.rid))
+		strings.Compare(a.session, b.session), cmp.Compare(a.seq, b.seq))
 }
 
 // hitHeap holds the best hits so far, the worst on top.
@@ -251,7 +302,7 @@ func (h *hitHeap) Pop() any {
 	return x
 }
 
-// eachRecord runs query (selecting id, rid, tsec, tnsec, tz, seq, len and
+// eachRecord runs query (selecting id, tsec, tnsec, tz, seq, len and
 // text) and hands f each record's key and folded text; with allowed, only
 // the records it holds.
 func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allowed map[int64]bool, f func(hitKey, string)) error {
@@ -265,7 +316,7 @@ func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allow
 		var k hitKey
 		var tz string
 		var l int
-		if err := rows.Scan(&k.id, &k.rid, &k.sec, &k.nsec, &tz, &k.seq, &l, &text); err != nil {
+		if err := rows.Scan(&k.id, &k.sec, &k.nsec, &tz, &k.seq, &l, &text); err != nil {
 			return err
 		}
 		if allowed != nil && !allowed[k.id] {

@@ -168,7 +168,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 			break
 		}
 	}
-	done := make(chan *job, 2)
+	done := make(chan *job, 1)
 	work := make(chan *job)
 	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		go func() {
