@@ -747,7 +747,7 @@ for n in sizes:
     rep, rsss = {}, [rss]
     for name, w in WORDS:
         ts = []
-        for _ in range(5):
+        for _ in range(3):
             ms, rss, text = timed([hookbin, "search", w, "--all"], env); ts.append(ms); rsss.append(rss)
         rep[name] = med(ts)
     out["rep"] = rep
