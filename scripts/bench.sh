@@ -65,7 +65,8 @@
 #               incremental update); mcpserver's search_history first call
 #               and repeated calls at each scope and list_sessions; hookbin
 #               list; peak RSS of both binaries. The generated histories
-#               (about 5.5 GB at 1,000) live in the temp dir.
+#               (about 5.9 GB at 1,000) live in the temp dir, or in
+#               BENCH_SCALE_SRC (kept, and reused by the next run).
 #   launcher    the plugin's `sh plugin/bin/bottle-run hookbin ...` against
 #               the binary run directly: `--version` and `session-start`
 #               (compact payload), and the difference of the medians (the
@@ -681,7 +682,7 @@ scale() {
 import json, os, re, shutil, statistics, subprocess, sys, time, random, concurrent.futures as cf
 work, sizes = sys.argv[1], [int(x) for x in sys.argv[2].split()]
 gen, hookbin, server = f"{work}/bin/gentranscript", f"{work}/bin/hookbin", f"{work}/bin/mcpserver"
-src = f"{work}/scale/src"
+src = os.environ.get("BENCH_SCALE_SRC") or f"{work}/scale/src"  # BENCH_SCALE_SRC: keep the generated sessions between runs
 os.makedirs(src, exist_ok=True)
 N = max(sizes)
 def dirname(cwd): return re.sub(r"[^A-Za-z0-9]", "-", cwd)
