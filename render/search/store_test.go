@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"bottle/internal/corpustest"
 	"bottle/internal/gentranscript"
 	"bottle/render/claudemem"
+	"bottle/render/locate"
 )
 
 // corpusSources are the corpus's transcripts and, with db, the sessions
@@ -303,8 +303,6 @@ func TestStoreDifferentialGenerated(t *testing.T) {
 	differential(t, st, srcs, nil, "", genQueries(recs, n, 2, "naïve café ✓", "→", "checkpoint", "\"if err != nil {\""), toolPaths(recs))
 }
 
-var _ = utf8.RuneLen
-
 // genBytes is a synthetic transcript of about size bytes.
 func genBytes(t testing.TB, size int64, seed uint64, id string) []byte {
 	var b strings.Builder
@@ -539,4 +537,57 @@ func TestStoreConcurrent(t *testing.T) {
 	st := NewStore(path)
 	defer st.Close()
 	checkSame(t, st, "after concurrent searches", srcs, nil, "", "checkpoint", "go")
+}
+
+// TestStoreCatalogue: a listing through the store's catalogue equals one
+// without it, before and after a transcript changes, and the second
+// listing takes every unchanged transcript from the catalogue.
+func TestStoreCatalogue(t *testing.T) {
+	home := t.TempDir()
+	env := locate.Env{Home: home, Getenv: func(k string) string {
+		return map[string]string{"CLAUDE_CONFIG_DIR": home + "/.claude", "CLAUDE_MEM_DATA_DIR": home + "/mem"}[k]
+	}}
+	dir := filepath.Join(env.ProjectsDir(), "-p")
+	os.MkdirAll(dir, 0o700)
+	srcs := genSources(t, dir, 3, 100<<10)
+	st := NewStore(env.SearchIndexPath())
+	defer st.Close()
+	ctx := context.Background()
+	list := func() []locate.Listing {
+		t.Helper()
+		want, _, err := locate.List(ctx, env, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := st.Catalogue(ctx)
+		got, _, err := locate.ListWith(ctx, env, "", "", c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Save(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(got, want, func(a, b locate.Listing) bool {
+			return a.ID == b.ID && a.FirstPrompt == b.FirstPrompt && a.LastActivity.Equal(b.LastActivity) && a.TranscriptBytes == b.TranscriptBytes
+		}) {
+			t.Fatalf("with the catalogue %+v\nwithout %+v", got, want)
+		}
+		return got
+	}
+	list()
+	c := st.Catalogue(ctx)
+	for _, s := range srcs {
+		fi, _ := os.Stat(s.Transcript)
+		if _, _, ok := c.Lookup(s.Transcript, fi.Size(), fi.ModTime()); !ok {
+			t.Errorf("%s not in the catalogue after a listing", s.ID)
+		}
+	}
+	if err := os.WriteFile(srcs[1].Transcript, genBytes(t, 50<<10, 42, srcs[1].ID), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(srcs[1].Transcript)
+	if _, _, ok := st.Catalogue(ctx).Lookup(srcs[1].Transcript, fi.Size(), fi.ModTime()); ok {
+		t.Error("a rewritten transcript is still in the catalogue")
+	}
+	list()
 }
