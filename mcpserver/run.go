@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if p := env.SearchIndexPath(); p != "" {
 		store = search.NewStore(p)
 		store.Log = func(line string) { logger.Print(line) }
+		store.Background = true
 		defer store.Close()
 	}
 	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}, Store: store}, versionString())

@@ -90,8 +90,10 @@ func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		o.Store.broken(err)
-		o.Store.log("search index %s: %v: searched the sources instead", o.Store.path, err)
+		if !errors.Is(err, errBuilding) {
+			o.Store.broken(err)
+			o.Store.log("search index %s: %v: searched the sources instead", o.Store.path, err)
+		}
 	}
 	m := newMatcher(o)
 	res := &Result{}

@@ -44,12 +44,28 @@ type Store struct {
 	// Log, when set, is told of what a user may want to know: a file set
 	// aside, a search answered by scanning because the store failed.
 	Log func(string)
+	// Background, when set, makes a search whose scope holds more than
+	// BuildBytes of transcripts the store does not have scan instead,
+	// while the store reads them on a goroutine of its own (a server,
+	// whose first search of a large history must not wait for the
+	// build). Without it a search builds what it needs first.
+	Background bool
+	// BuildBytes is that bound (0: DefaultBuildBytes).
+	BuildBytes int64
 
-	mu  sync.Mutex
-	rdb *sql.DB // readers
-	wdb *sql.DB // the one writer connection
-	err error   // why the store cannot be used (searches scan)
+	mu       sync.Mutex
+	rdb      *sql.DB // readers
+	wdb      *sql.DB // the one writer connection
+	err      error   // why the store cannot be used (searches scan)
+	building bool    // a background build runs
 }
+
+// DefaultBuildBytes is how much transcript a search of a server's store
+// reads into it before answering; more is read in the background.
+const DefaultBuildBytes = 64 << 20
+
+// errBuilding: the store is being built in the background.
+var errBuilding = errors.New("being built in the background")
 
 // NewStore returns the store at path; the file is opened (and created) at
 // the first search.

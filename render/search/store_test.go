@@ -591,3 +591,38 @@ func TestStoreCatalogue(t *testing.T) {
 	}
 	list()
 }
+
+// TestStoreBackground: a server's store asked for more than BuildBytes of
+// transcripts it does not have answers by scanning (the same hits) and
+// builds in the background; once built it answers itself.
+func TestStoreBackground(t *testing.T) {
+	srcs := genSources(t, t.TempDir(), 3, 100<<10)
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	st.Background, st.BuildBytes = true, 1<<10
+	logs := make(chan string, 10)
+	st.Log = func(s string) { logs <- s }
+	q, _ := Parse("checkpoint")
+	o := Options{Query: q, Sources: srcs, Limit: MaxLimit}
+	want, err := Search(context.Background(), nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Store = st
+	got, err := Search(context.Background(), nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, "during the background build", got, want)
+	if l := <-logs; !strings.Contains(l, "in the background") {
+		t.Fatalf("log %q", l)
+	}
+	if l := <-logs; !strings.Contains(l, "built in the background") {
+		t.Fatalf("log %q", l)
+	}
+	got, err = st.search(context.Background(), o)
+	if err != nil {
+		t.Fatalf("after the background build: %v", err)
+	}
+	sameResult(t, "after the background build", got, want)
+}

@@ -125,6 +125,11 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			}
 		}
 	}
+	if s.Background {
+		if err := s.background(w, o, jobs, rows); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.runJobs(ctx, w, o, jobs, rows); err != nil {
 		return nil, err
 	}
@@ -142,6 +147,53 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 		sc.notes = append(sc.notes, n...)
 	}
 	return sc, nil
+}
+
+// background starts reading the jobs' transcripts on a goroutine when
+// they are more than the store's BuildBytes, and then returns errBuilding
+// (the search scans); it returns errBuilding while such a build runs.
+func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]srcRow) error {
+	var pending int64
+	var build []*job
+	for _, j := range jobs {
+		if !j.stored {
+			pending += j.size
+			build = append(build, &job{i: j.i, key: j.key, session: j.session, src: j.src, transcript: j.transcript,
+				size: j.size, mtime: j.mtime})
+		}
+	}
+	limit := s.BuildBytes
+	if limit <= 0 {
+		limit = DefaultBuildBytes
+	}
+	if pending <= limit {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.building {
+		return errBuilding
+	}
+	s.building = true
+	s.log("search index %s: reading %d transcripts (%d MB) in the background; searches scan until it is done", s.path, len(build), pending>>20)
+	own := make(map[string]srcRow, len(rows))
+	for k, v := range rows {
+		own[k] = v
+	}
+	o.DB = nil // the caller's, closed after its search
+	go func() {
+		start := time.Now()
+		err := s.runJobs(context.Background(), w, o, build, own)
+		s.mu.Lock()
+		s.building = false
+		s.mu.Unlock()
+		if err != nil {
+			s.log("search index %s: the background build stopped: %v", s.path, err)
+			return
+		}
+		s.log("search index %s: built in the background in %s", s.path, time.Since(start).Round(time.Second))
+	}()
+	return errBuilding
 }
 
 // runJobs reads the jobs' sources on up to GOMAXPROCS goroutines and
