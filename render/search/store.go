@@ -48,7 +48,8 @@ type Store struct {
 	// BuildBytes of transcripts the store does not have scan instead,
 	// while the store reads them on a goroutine of its own (a server,
 	// whose first search of a large history must not wait for the
-	// build). Without it a search builds what it needs first.
+	// build). Without it a search builds what it needs first, and logs
+	// that it does when that is more than BuildBytes.
 	Background bool
 	// BuildBytes is that bound (0: DefaultBuildBytes).
 	BuildBytes int64
@@ -62,7 +63,7 @@ type Store struct {
 
 // DefaultBuildBytes is how much transcript a search of a server's store
 // reads into it before answering; more is read in the background.
-const DefaultBuildBytes = 64 << 20
+const DefaultBuildBytes = 32 << 20
 
 // errBuilding: the store is being built in the background.
 var errBuilding = errors.New("being built in the background")

@@ -125,10 +125,8 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			}
 		}
 	}
-	if s.Background {
-		if err := s.background(w, o, jobs, rows); err != nil {
-			return nil, err
-		}
+	if err := s.background(w, o, jobs, rows); err != nil {
+		return nil, err
 	}
 	if err := s.runJobs(ctx, w, o, jobs, rows); err != nil {
 		return nil, err
@@ -150,8 +148,10 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 }
 
 // background starts reading the jobs' transcripts on a goroutine when
-// they are more than the store's BuildBytes, and then returns errBuilding
-// (the search scans); it returns errBuilding while such a build runs.
+// they are more than the store's BuildBytes and it builds in the
+// background, and then returns errBuilding (the search scans); it returns
+// errBuilding while such a build runs. Without Background it only logs
+// that a long build starts.
 func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]srcRow) error {
 	var pending int64
 	var build []*job
@@ -167,6 +167,10 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]sr
 		limit = DefaultBuildBytes
 	}
 	if pending <= limit {
+		return nil
+	}
+	if !s.Background {
+		s.log("building the search index %s: %d transcripts, %d MB (once; later searches read only what changed)", s.path, len(build), pending>>20)
 		return nil
 	}
 	s.mu.Lock()
