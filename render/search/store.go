@@ -157,8 +157,10 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 		w.Close()
 		return nil, nil, fmt.Errorf("open search index %s: %w", s.path, err)
 	}
-	r.SetMaxOpenConns(4)
-	r.SetMaxIdleConns(2)
+	// Each connection has its own page cache (4 MB): two bound a
+	// server's memory and serve a search and a listing at once.
+	r.SetMaxOpenConns(2)
+	r.SetMaxIdleConns(1)
 	return r, w, nil
 }
 
