@@ -454,17 +454,7 @@ func TestStoreSetAside(t *testing.T) {
 			var logs []string
 			st.Log = func(s string) { logs = append(logs, s) }
 			for _, qs := range queries {
-				q, _ := Parse(qs)
-				o := Options{Query: q, Sources: srcs, Limit: MaxLimit}
-				want, err := Search(context.Background(), nil, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				o.Store = st
-				got, err := Search(context.Background(), nil, o)
-				if err != nil {
-					t.Fatalf("search with a %s store: %v", name, err)
-				}
+				got, want := scanAndStore(t, st, qs, srcs)
 				sameResult(t, name, got, want)
 			}
 			// Searched from the store, rebuilt.
@@ -602,17 +592,7 @@ func TestStoreBackground(t *testing.T) {
 	st.Background, st.BuildBytes = true, 1<<10
 	logs := make(chan string, 10)
 	st.Log = func(s string) { logs <- s }
-	q, _ := Parse("checkpoint")
-	o := Options{Query: q, Sources: srcs, Limit: MaxLimit}
-	want, err := Search(context.Background(), nil, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Store = st
-	got, err := Search(context.Background(), nil, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, want := scanAndStore(t, st, "checkpoint", srcs)
 	sameResult(t, "during the background build", got, want)
 	if l := <-logs; !strings.Contains(l, "in the background") {
 		t.Fatalf("log %q", l)
@@ -620,9 +600,29 @@ func TestStoreBackground(t *testing.T) {
 	if l := <-logs; !strings.Contains(l, "built in the background") {
 		t.Fatalf("log %q", l)
 	}
-	got, err = st.search(context.Background(), o)
+	q, _ := Parse("checkpoint")
+	got, err := st.search(context.Background(), Options{Query: q, Sources: srcs, Limit: MaxLimit, Store: st})
 	if err != nil {
 		t.Fatalf("after the background build: %v", err)
 	}
 	sameResult(t, "after the background build", got, want)
+}
+
+// scanAndStore is Search of qs over srcs through st (which scans when it
+// cannot answer) and without it.
+func scanAndStore(t *testing.T, st *Store, qs string, srcs []Source) (got, want *Result) {
+	t.Helper()
+	q, err := Parse(qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Query: q, Sources: srcs, Limit: MaxLimit}
+	if want, err = Search(context.Background(), nil, o); err != nil {
+		t.Fatal(err)
+	}
+	o.Store = st
+	if got, err = Search(context.Background(), nil, o); err != nil {
+		t.Fatalf("search through the store: %v", err)
+	}
+	return got, want
 }
