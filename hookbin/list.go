@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"bottle/render/locate"
+	"bottle/render/search"
 )
 
 func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
@@ -36,9 +37,23 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 			return err
 		}
 	}
-	list, notes, err := locate.List(ctx, env, *db, dir)
+	// The search index's catalogue spares reading the transcripts that
+	// did not change since the last listing.
+	var cat locate.Catalogue
+	var c *search.Catalogue
+	if p := env.SearchIndexPath(); p != "" {
+		st := search.NewStore(p)
+		st.Log = func(line string) { fmt.Fprintln(stderr, "hookbin: "+line) }
+		defer st.Close()
+		c = st.Catalogue(ctx)
+		cat = c
+	}
+	list, notes, err := locate.ListWith(ctx, env, *db, dir, cat)
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)
+	}
+	if c != nil {
+		c.Save(ctx) // a busy or unusable index only costs the next listing time
 	}
 	for _, n := range notes {
 		fmt.Fprintln(stderr, "hookbin: "+n)

@@ -95,3 +95,13 @@ func fitMemory(path string) {
 		debug.SetMemoryLimit(l)
 	}
 }
+
+// searchMemory is the collector's policy for a search: it reads the
+// index's records one at a time and keeps none, so collecting at every
+// doubling of a small heap holds the peak far under memoryLimit, where
+// collections only near the limit would run again and again.
+func searchMemory() {
+	if limitDefault && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+}

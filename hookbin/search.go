@@ -75,6 +75,12 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 	}
 	o := search.Options{Query: q, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset, DBPath: *db,
 		Own: search.Own{BottlesDir: env.BottlesDir(), Tools: render.AllToolNames()}}
+	searchMemory()
+	if p := env.SearchIndexPath(); p != "" {
+		o.Store = search.NewStore(p)
+		o.Store.Log = func(line string) { fmt.Fprintln(stderr, "hookbin: "+line) }
+		defer o.Store.Close()
+	}
 	if o.DBPath == "" {
 		o.DBPath = env.DBPath()
 	}

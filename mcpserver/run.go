@@ -88,7 +88,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer dbs.Close()
 	// Opened while the client initializes, for the first search or expansion.
 	go dbs.Warm(ctx, env.DBPath())
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}}, versionString())
+	var store *search.Store
+	if p := env.SearchIndexPath(); p != "" {
+		store = search.NewStore(p)
+		store.Log = func(line string) { logger.Print(line) }
+		store.Background = true
+		defer store.Close()
+	}
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}, Store: store}, versionString())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)

@@ -3,7 +3,7 @@
 #
 #   scripts/bench.sh                 # everything, N=7 runs per throughput command
 #   BENCH_N=11 BENCH_SIZE=200M scripts/bench.sh
-#   scripts/bench.sh throughput      # one part: throughput | hook | scaling | mcp | go | search | launcher
+#   scripts/bench.sh throughput      # one part: throughput | hook | scaling | mcp | go | search | scale | launcher
 #   BENCH_BASE=main scripts/bench.sh throughput hook   # the working tree against a revision
 #
 # Everything is built and generated in a temp dir (removed at exit; set
@@ -55,6 +55,21 @@
 #               BENCH_SEARCH_SIZE (default 400M) transcript; the server's
 #               peak RSS (VmHWM); and rg -c -i -F of the query's first word
 #               over the same raw JSONL as the floor.
+#   scale       search at a heavy user's scale: histories of
+#               BENCH_SCALE_SIZES sessions (default "25 300 1000"; fewer for
+#               a quick run) of 3-8 MB each (scripts/gentranscript, the
+#               corpus mix) across 30 project folders, a few sessions
+#               holding a rare word. For each size: rg -c -i -F over the
+#               raw JSONL (the floor), `hookbin search --all` without the
+#               index (BOTTLE_SEARCH_INDEX=off, one run) and with it: the
+#               first search (the index build: time, MB/s, size), repeated
+#               searches of a rare and a common word, a phrase and a
+#               two-letter word, the search after one appended turn (the
+#               incremental update); mcpserver's search_history first call
+#               and repeated calls at each scope and list_sessions; hookbin
+#               list; peak RSS of both binaries. The generated histories
+#               (about 5.9 GB at 1,000) live in the temp dir, or in
+#               BENCH_SCALE_SRC (kept, and reused by the next run).
 #   launcher    the plugin's `sh plugin/bin/bottle-run hookbin ...` against
 #               the binary run directly: `--version`, `session-start`
 #               (compact payload) and `pre-tool-use` (a Read of a bottle),
@@ -683,6 +698,143 @@ print(f"mcpserver peak RSS (VmHWM) on the corpus: max {max(hwm):.1f} MB, median 
 EOF2
 }
 
+scale() {
+	say "scale: search over generated histories of ${BENCH_SCALE_SIZES:-25 300 1000} sessions, rg -c -i -F as the floor"
+	command -v rg >/dev/null || { echo "installing ripgrep" >&2; apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }; }
+	python3 - "$WORK" "${BENCH_SCALE_SIZES:-25 300 1000}" <<'EOF2'
+import json, os, re, shutil, statistics, subprocess, sys, time, random, concurrent.futures as cf
+work, sizes = sys.argv[1], [int(x) for x in sys.argv[2].split()]
+gen, hookbin, server = f"{work}/bin/gentranscript", f"{work}/bin/hookbin", f"{work}/bin/mcpserver"
+src = os.environ.get("BENCH_SCALE_SRC") or f"{work}/scale/src"  # BENCH_SCALE_SRC: keep the generated sessions between runs
+os.makedirs(src, exist_ok=True)
+N = max(sizes)
+def dirname(cwd): return re.sub(r"[^A-Za-z0-9]", "-", cwd)
+def sid(i): return f"5ca1e000-0000-4000-8000-{i:012d}"
+rnd = random.Random(29)
+mb = [rnd.uniform(3, 8) for _ in range(N)]
+def one(i):
+    p = f"{src}/{sid(i)}.jsonl"
+    if not os.path.exists(p):
+        subprocess.run([gen, "-size", f"{mb[i]:.2f}M", "-seed", str(i + 1), "-session", sid(i), "-o", p + ".tmp"], check=True, stderr=subprocess.DEVNULL)
+        os.rename(p + ".tmp", p)
+t = time.time()
+with cf.ThreadPoolExecutor(os.cpu_count() or 2) as ex: list(ex.map(one, range(N)))
+print(f"generated {N} sessions ({sum(os.path.getsize(f'{src}/{sid(i)}.jsonl') for i in range(N)) / 1e9:.2f} GB) in {time.time() - t:.0f} s")
+def turn(i, text, reply):
+    # A genuine prompt and a reply, chained to the transcript's last line.
+    p = f"{src}/{sid(i)}.jsonl"
+    with open(p, "rb") as f:
+        f.seek(max(0, os.path.getsize(p) - 200000)); last = json.loads(f.read().splitlines()[-1])
+    u1, u2 = f"0000aaaa-0000-4000-8000-{rnd.randrange(1 << 40):012x}", f"0000bbbb-0000-4000-8000-{rnd.randrange(1 << 40):012x}"
+    env = {k: last[k] for k in ("isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch") if k in last}
+    ts = "2026-02-01T10:00:00.000Z"
+    lines = [dict(env, parentUuid=last.get("uuid"), type="user", message={"role": "user", "content": text}, uuid=u1, timestamp=ts),
+             dict(env, parentUuid=u1, type="assistant", uuid=u2, timestamp=ts, requestId="req_x",
+                  message={"model": "claude-opus-4-5-20251101", "id": "msg_" + u2[-12:], "type": "message", "role": "assistant",
+                           "content": [{"type": "text", "text": reply}], "stop_reason": None, "stop_sequence": None,
+                           "usage": {"input_tokens": 1, "output_tokens": 1}})]
+    with open(p, "a") as f:
+        for l in lines: f.write(json.dumps(l) + "\n")
+# A rare word in three sessions of every size.
+for i in (0, 7, 20):
+    if i < N and b"quokka" not in open(f"{src}/{sid(i)}.jsonl", "rb").read()[-4000:]:
+        turn(i, f"why does the quokka test {i} fail?", "The quokka fixture is stale.")
+def med(xs): return statistics.median(xs)
+def timed(cmd, env=None):
+    t = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ms = (time.perf_counter() - t) * 1000
+    if r.returncode != 0: sys.exit(f"{cmd}: {r.stderr[-500:]}")
+    return ms, int(r.stderr.strip().splitlines()[-1]) / 1024, r.stdout
+WORDS = [("rare", "quokka"), ("common", "checkpoint"), ("phrase", '"if err != nil"'), ("two letters", "go")]
+rows = []
+for n in sizes:
+    home = f"{work}/scale/h{n}"
+    shutil.rmtree(home, ignore_errors=True)
+    projects = f"{home}/.claude/projects"
+    cwds = [f"{home}/p{k:02d}" for k in range(30)]
+    for c in cwds: os.makedirs(c); os.makedirs(f"{projects}/{dirname(c)}")
+    files = []
+    for i in range(n):
+        d = f"{projects}/{dirname(cwds[i % 30])}/{sid(i)}.jsonl"
+        os.link(f"{src}/{sid(i)}.jsonl", d); files.append(d)
+    raw = sum(os.path.getsize(f) for f in files)
+    env = dict(os.environ, HOME=home, CLAUDE_CONFIG_DIR=f"{home}/.claude", CLAUDE_MEM_DATA_DIR=f"{home}/mem", BOTTLE_DIR="")
+    os.makedirs(f"{home}/mem")
+    index = f"{home}/mem/search/index.db"
+    def size(): return sum(os.path.getsize(index + s) for s in ("", "-wal") if os.path.exists(index + s))
+    out = {"n": n, "raw": raw}
+    out["rg"] = {name: med([timed(["rg", "-c", "-i", "-F", "--", w.strip('"'), projects])[0] for _ in range(3)]) for name, w in WORDS}
+    out["scan"] = {name: timed([hookbin, "search", w, "--all"], dict(env, BOTTLE_SEARCH_INDEX="off")) for name, w in WORDS[:2]}
+    ms, rss, _ = timed([hookbin, "search", "quokka", "--all"], env)
+    out["build"], out["build_rss"], out["index"] = ms, rss, size()
+    rep, rsss = {}, [rss]
+    for name, w in WORDS:
+        ts = []
+        for _ in range(3):
+            ms, rss, text = timed([hookbin, "search", w, "--all"], env); ts.append(ms); rsss.append(rss)
+        rep[name] = med(ts)
+    out["rep"] = rep
+    inc = []
+    for k in range(3):
+        turn(3 + k, f"one more turn {k}: where is the flaky test?", "In the checkpoint package.")
+        ms, rss, _ = timed([hookbin, "search", "quokka", "--all"], env); inc.append(ms); rsss.append(rss)
+    out["inc"], out["hookbin_rss"] = med(inc), max(rsss)
+    out["list"] = med([timed([hookbin, "list"], env)[0] for _ in range(3)])
+    # mcpserver: first call after start and repeated calls, per scope.
+    class Server:
+        def __init__(s, cwd):
+            s.p = subprocess.Popen([server], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=cwd); s.rid = 0
+            s.rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}})
+            s.rpc("notifications/initialized", {}, True)
+        def rpc(s, method, params, notify=False):
+            msg = {"jsonrpc": "2.0", "method": method, "params": params}
+            if not notify: s.rid += 1; msg["id"] = s.rid
+            s.p.stdin.write((json.dumps(msg) + "\n").encode()); s.p.stdin.flush()
+            if notify: return None
+            r = json.loads(s.p.stdout.readline())
+            if "error" in r: sys.exit(f"{method}: {r}")
+            return r["result"]
+        def call(s, name, args):
+            t = time.perf_counter(); r = s.rpc("tools/call", {"name": name, "arguments": args}); ms = (time.perf_counter() - t) * 1000
+            if r.get("isError"): sys.exit(f"{name} {args}: {r}")
+            return ms
+        def close(s):
+            with open(f"/proc/{s.p.pid}/status") as f: h = int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1)) / 1024
+            s.p.stdin.close(); s.p.wait(); return h
+    mcp, hw = {}, []
+    for scope, args in (("session", {"session_id": sid(0)}), ("project", {"scope": "project"}), ("all", {"scope": "all"})):
+        first = []
+        for _ in range(3):
+            s = Server(cwds[0]); first.append(s.call("search_history", dict(args, query="quokka"))); hw.append(s.close())
+        s = Server(cwds[0]); s.call("search_history", dict(args, query="quokka"))
+        r = {name: med([s.call("search_history", dict(args, query=w)) for _ in range(3)]) for name, w in WORDS}
+        hw.append(s.close())
+        mcp[scope] = (med(first), r)
+    s = Server(cwds[0]); lf = s.call("list_sessions", {}); lr = med([s.call("list_sessions", {}) for _ in range(3)]); hw.append(s.close())
+    out["mcp"], out["ls"], out["mcp_rss"] = mcp, (lf, lr), max(hw)
+    rows.append(out)
+    shutil.rmtree(home)
+    r = out
+    print(f"\n### {n} sessions, {r['raw'] / 1e9:.2f} GB of transcripts")
+    print(f"index build (first `hookbin search --all`): {r['build'] / 1000:.1f} s, {r['raw'] / 1e6 / (r['build'] / 1000):.0f} MB/s (target >= 100); "
+          f"index {r['index'] / 1e6:.0f} MB = {100 * r['index'] / r['raw']:.0f} % of the source (target <= 30 %); peak RSS {r['build_rss']:.0f} MB")
+    print("| `hookbin search W --all` | rg -c -i -F floor ms | no index (scan), one run ms | index, repeated, median ms | ÷ rg |")
+    print("|---|--:|--:|--:|--:|")
+    for name, w in WORDS:
+        sc = f"{r['scan'][name][0]:.0f}" if name in r["scan"] else "—"
+        print(f"| {name} `{w}` | {r['rg'][name]:.0f} | {sc} | {r['rep'][name]:.0f} | {r['rep'][name] / r['rg'][name]:.1f} |")
+    print(f"after one appended turn (update + rare search), median of 3: {r['inc']:.0f} ms (the rare search alone {r['rep']['rare']:.0f} ms; update target <= 50 ms)")
+    print(f"`hookbin list`: {r['list']:.0f} ms (target <= 100); hookbin peak RSS {r['hookbin_rss']:.0f} MB, without the index {max(v[1] for v in r['scan'].values()):.0f} MB (target <= 64)")
+    print("| mcpserver search_history | first call after start, rare word ms | repeated: rare | common | phrase | two letters |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for scope, (f, rr) in r["mcp"].items():
+        print(f"| {scope} | {f:.0f} | {rr['rare']:.0f} | {rr['common']:.0f} | {rr['phrase']:.0f} | {rr['two letters']:.0f} |")
+    print(f"list_sessions: first {r['ls'][0]:.0f} ms, repeated {r['ls'][1]:.0f} ms; mcpserver peak RSS {r['mcp_rss']:.0f} MB (target <= 64)")
+    sys.stdout.flush()
+EOF2
+}
+
 for part in $PARTS; do
 	case $part in
 	throughput) throughput ;;
@@ -691,7 +843,8 @@ for part in $PARTS; do
 	mcp) mcp ;;
 	go) gobench ;;
 	search) search ;;
+	scale) scale ;;
 	launcher) launcher ;;
-	*) echo "unknown part $part (throughput, hook, scaling, mcp, go, search, launcher)" >&2; exit 2 ;;
+	*) echo "unknown part $part (throughput, hook, scaling, mcp, go, search, scale, launcher)" >&2; exit 2 ;;
 	esac
 done

@@ -13,6 +13,7 @@ import (
 
 	"bottle/render/bottles"
 	"bottle/render/locate"
+	"bottle/render/search"
 )
 
 // Page bounds of list_sessions.
@@ -90,7 +91,16 @@ func ListSessions(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 }
 
 func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *mcp.CallToolResult {
-	all, notes, err := locate.List(ctx, d.Env, "", dir)
+	var cat locate.Catalogue
+	var c *search.Catalogue
+	if d.Store != nil {
+		c = d.Store.Catalogue(ctx)
+		cat = c
+	}
+	all, notes, err := locate.ListWith(ctx, d.Env, "", dir, cat)
+	if c != nil {
+		c.Save(ctx) // a busy or unusable index only costs the next listing time
+	}
 	if err != nil {
 		return mcp.NewToolResultError(fmt.Sprintf("Cannot list the sessions of %s: %v.", dir, err))
 	}
@@ -116,7 +126,9 @@ func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *
 		switch {
 		case l.TranscriptPath != "":
 			if p, msg := confineTranscript(d.Env, l.TranscriptPath); msg == "" {
-				if n, err := d.Index.Prompts(ctx, p); err == nil {
+				if n, ok := d.storedPrompts(ctx, l.ID, p); ok {
+					turns = plural(n, "turn")
+				} else if n, err := d.Index.Prompts(ctx, p); err == nil {
 					turns = plural(n, "turn")
 				}
 			}
@@ -158,4 +170,17 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return commas(n) + " " + what + "s"
+}
+
+// storedPrompts is the turn count of session id's transcript at path from
+// the search index, when it holds the file as it is.
+func (d Deps) storedPrompts(ctx context.Context, id, path string) (int, bool) {
+	if d.Store == nil {
+		return 0, false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	return d.Store.Prompts(ctx, id, path, fi.Size(), fi.ModTime())
 }

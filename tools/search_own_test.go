@@ -18,11 +18,22 @@ import (
 // read_bottle) and calls bottle's other tools, as the pointer tells it to:
 // a search for a word of the first prompt finds that prompt and the tool
 // calls of other files, never a copy of the bottle. The inputs of bottle's
-// calls stay searchable.
+// calls stay searchable. The same holds for the persistent index, which
+// must read the transcript with the same rules.
 func TestSearchNotFedItsOwnOutput(t *testing.T) {
+	for _, via := range []string{"Scan", "Store"} {
+		t.Run(via, func(t *testing.T) { testSearchNotFedItsOwnOutput(t, via == "Store") })
+	}
+}
+
+func testSearchNotFedItsOwnOutput(t *testing.T, store bool) {
 	const sid = "dddddddd-4444-4444-8444-444444444444"
 	f := newFixture(t)
 	f.deps.Index = &search.Index{}
+	if store {
+		f.deps.Store = search.NewStore(filepath.Join(t.TempDir(), "index.db"))
+		t.Cleanup(func() { f.deps.Store.Close() })
+	}
 	c := newClient(t, f.deps)
 	j := &jl{sid: sid, cwd: f.cwd, t: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}
 	j.prompt("Count the QUOKKA population in notes.txt")

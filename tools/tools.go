@@ -57,6 +57,9 @@ type Deps struct {
 	// Index, when set, keeps search records between calls
 	// (search_history, list_sessions); nil reads the sources per call.
 	Index *search.Index
+	// Store, when set, is the persistent search index search_history
+	// answers from (nil: it scans the sources).
+	Store *search.Store
 	// Names are the names under which the model sees the server and its
 	// tools in this install; the zero value means: as Env's
 	// $CLAUDE_PLUGIN_ROOT says (render.NamesFor).

@@ -100,6 +100,24 @@ func (e Env) BottlesDir() string {
 	return filepath.Join(d, "bottles")
 }
 
+// SearchIndexPath is the search index, <data>/search/index.db, or
+// $BOTTLE_SEARCH_INDEX; "" when that is "off" or no data folder is known
+// (searches then scan the sources).
+func (e Env) SearchIndexPath() string {
+	switch p := e.Get("BOTTLE_SEARCH_INDEX"); p {
+	case "off":
+		return ""
+	case "":
+	default:
+		return p
+	}
+	d := e.DataDir()
+	if d == "" {
+		return ""
+	}
+	return filepath.Join(d, "search", "index.db")
+}
+
 // LogPath is the hook log file, <data>/logs/bottle.log ("" when no data
 // folder is known).
 func (e Env) LogPath() string {

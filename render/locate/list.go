@@ -46,6 +46,29 @@ type Listing struct {
 	Empty bool
 }
 
+// Catalogue remembers what a listing reads of each transcript, by the
+// transcript's path, size and modification time, so that a listing of a
+// thousand sessions reads only the transcripts that changed.
+type Catalogue interface {
+	Lookup(path string, size int64, mtime time.Time) (Head, bool)
+	Remember(path string, size int64, mtime time.Time, h Head)
+}
+
+// Head is what a listing reads of one transcript.
+type Head struct {
+	// FirstPrompt is the first genuine prompt as a listing shows it.
+	FirstPrompt string
+	// Cwd is the working directory of the first entry, private blocks
+	// removed.
+	Cwd string
+	// Last is the time of the last entry (zero when none has one).
+	Last time.Time
+	// Empty: the file holds no prompt and no tool call.
+	Empty bool
+	// NotTranscript: the file is not a transcript (listings skip it).
+	NotTranscript bool
+}
+
 // List lists every session with a transcript and/or stored data, newest
 // activity first. With projectDir, only that project's sessions. A file
 // that is not a transcript (no entry, or mostly lines that are not JSON:
@@ -53,6 +76,11 @@ type Listing struct {
 // says how many were. A missing database lists transcripts only; an
 // unreadable one is reported in notes.
 func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listing, notes []string, err error) {
+	return ListWith(ctx, env, dbPath, projectDir, nil)
+}
+
+// ListWith is List with a catalogue (nil: none).
+func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catalogue) (out []Listing, notes []string, err error) {
 	skipped := 0
 	byID := map[string]*Listing{}
 	// The parts of each session's last activity, put together at the end.
@@ -77,19 +105,30 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
-			first, ok := firstPromptOf(ctx, r.Transcript)
-			if !ok {
+			fi, statErr := os.Stat(r.Transcript)
+			var head Head
+			known := false
+			if cat != nil && statErr == nil {
+				head, known = cat.Lookup(r.Transcript, fi.Size(), fi.ModTime())
+			}
+			if !known {
+				head = headOf(ctx, r.Transcript)
+				if cat != nil && statErr == nil {
+					cat.Remember(r.Transcript, fi.Size(), fi.ModTime(), head)
+				}
+			}
+			if head.NotTranscript {
 				skipped++
 				continue
 			}
-			entry, _ := transcript.LastEntryTime(r.Transcript) // zero when unreadable or without a timestamp
+			entry := head.Last
 			tm := &times{entry: entry.UTC(), modified: r.Modified.UTC()}
 			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir),
 				LastActivity: LastActivity(tm.entry, time.Time{}, tm.modified)}
-			if fi, err := os.Stat(r.Transcript); err == nil {
+			if statErr == nil {
 				l.TranscriptBytes = fi.Size()
 			}
-			l.FirstPrompt, l.Empty, l.Cwd = first.text, first.empty, first.cwd
+			l.FirstPrompt, l.Empty, l.Cwd = head.FirstPrompt, head.Empty, head.Cwd
 			if prev, ok := byID[r.ID]; !ok || l.LastActivity.After(prev.LastActivity) {
 				byID[r.ID], when[r.ID] = l, tm
 			}
@@ -151,23 +190,17 @@ func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listin
 	return out, notes, nil
 }
 
-// firstPrompt is what a listing reads of a transcript's start.
-type firstPrompt struct {
-	text, cwd string
-	// empty: the whole file holds no prompt and no tool call.
-	empty bool
-}
-
-// firstPromptOf reads a transcript up to its first genuine prompt; ok is
-// false when the file is no transcript. An unreadable file is listed
-// without a prompt.
-func firstPromptOf(ctx context.Context, path string) (p firstPrompt, ok bool) {
+// headOf reads what a listing shows of the transcript at path: up to its
+// first genuine prompt, and the time of its last entry. An unreadable file
+// is listed without a prompt.
+func headOf(ctx context.Context, path string) Head {
+	last, _ := transcript.LastEntryTime(path) // zero when unreadable or without a timestamp
 	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{UntilFirstPrompt: true, NoDigests: true})
 	if err != nil {
-		return firstPrompt{}, true
+		return Head{Last: last}
 	}
 	if !t.Diag.IsTranscript() {
-		return firstPrompt{}, false
+		return Head{NotTranscript: true}
 	}
 	for _, e := range t.Events {
 		if e.Kind == transcript.EvPrompt {
@@ -179,10 +212,10 @@ func firstPromptOf(ctx context.Context, path string) (p firstPrompt, ok bool) {
 			if s == "" {
 				s = "(private)"
 			}
-			return firstPrompt{text: s, cwd: privacy.Strip(t.Cwd)}, true
+			return Head{FirstPrompt: s, Cwd: privacy.Strip(t.Cwd), Last: last}
 		}
 	}
-	return firstPrompt{empty: len(t.Tools) == 0, cwd: privacy.Strip(t.Cwd)}, true
+	return Head{Empty: len(t.Tools) == 0, Cwd: privacy.Strip(t.Cwd), Last: last}
 }
 
 // plural is n and what, with an s unless n is 1: "1 file", "2 files".

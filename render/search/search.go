@@ -46,6 +46,9 @@ type Options struct {
 	Limit, Offset int
 	// Own names the tool calls that read bottle's own records.
 	Own Own
+	// Store, when set, answers the search (see [Store]); when it cannot,
+	// the sources are scanned.
+	Store *Store
 }
 
 // Own names the tool calls that read bottle's own records: a Read of a
@@ -154,6 +157,19 @@ type Result struct {
 func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
 	if len(o.Query.Terms) == 0 {
 		return nil, ErrEmptyQuery
+	}
+	if o.Store != nil {
+		res, err := o.Store.search(ctx, o)
+		if err == nil {
+			return res, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !errors.Is(err, errBuilding) {
+			o.Store.broken(err)
+			o.Store.log("search index %s: %v: searched the sources instead", o.Store.path, err)
+		}
 	}
 	m := newMatcher(o)
 	res := &Result{}
@@ -284,7 +300,10 @@ func (m *matcher) add(r Record) {
 		tf[i] = t.count(r.low)
 	}
 	h := Hit{Session: r.Session, ID: r.ID, Kind: r.Kind, Label: r.Label, Time: r.Time, seq: r.seq}
-	if m.eager {
+	// The first hits keep their record's text, for the page's snippets;
+	// later ones get theirs at once, so that a word found in most records
+	// does not keep every record's text alive.
+	if m.eager || len(m.hits) >= keepText {
 		h.Snippet = snippet(r.Text, r.low, m.q.Terms)
 	} else {
 		h.text, h.low = r.Text, r.low
@@ -293,6 +312,10 @@ func (m *matcher) add(r Record) {
 	m.tf = append(m.tf, tf)
 	m.lens = append(m.lens, len(r.low))
 }
+
+// keepText is how many hits keep their record's text until the page is
+// cut.
+const keepText = 1024
 
 // BM25's parameters, the usual ones.
 const (
@@ -306,25 +329,37 @@ func (m *matcher) rank() {
 	if len(m.hits) == 0 {
 		return
 	}
-	avg := float64(m.sum) / float64(max(m.n, 1))
-	idf := make([]float64, len(m.df))
-	for i, df := range m.df {
-		idf[i] = math.Log(1 + (float64(m.n)-float64(df)+0.5)/(float64(df)+0.5))
-	}
+	avg, idf := bm25Stats(m.n, m.sum, m.df)
 	for h := range m.hits {
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(m.lens[h])/max(avg, 1))
-		s := 0.0
-		for i, tf := range m.tf[h] {
-			f := float64(tf)
-			s += idf[i] * f * (bm25K1 + 1) / (f + norm)
-		}
-		// Rounded, so that scores equal in all but float noise tie.
-		m.hits[h].Score = math.Round(s*1e9) / 1e9
+		m.hits[h].Score = bm25(idf, m.tf[h], m.lens[h], avg)
 	}
 	slices.SortStableFunc(m.hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), b.Time.Compare(a.Time), strings.Compare(a.Session, b.Session),
 			cmp.Compare(a.seq, b.seq), strings.Compare(a.ID, b.ID))
 	})
+}
+
+// bm25Stats are the average record length and the terms' idf over n
+// records of total length sum, df[i] of which hold term i.
+func bm25Stats(n, sum int, df []int) (avg float64, idf []float64) {
+	avg = float64(sum) / float64(max(n, 1))
+	idf = make([]float64, len(df))
+	for i, d := range df {
+		idf[i] = math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
+	}
+	return avg, idf
+}
+
+// bm25 is the score of a record of length n holding term i tf[i] times.
+func bm25(idf []float64, tf []int, n int, avg float64) float64 {
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(n)/max(avg, 1))
+	s := 0.0
+	for i, t := range tf {
+		f := float64(t)
+		s += idf[i] * f * (bm25K1 + 1) / (f + norm)
+	}
+	// Rounded, so that scores equal in all but float noise tie.
+	return math.Round(s*1e9) / 1e9
 }
 
 // matchesFile reports whether a path input is file or ends with /file

@@ -1,0 +1,337 @@
+package search
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// zeroUnix is the zero time's Unix seconds: the store keeps 0 for it.
+var zeroUnix = time.Time{}.Unix()
+
+// search answers o from the store, after bringing it up to date: the same
+// hits in the same order as the scan. A term of three characters or more
+// is a phrase of trigrams, which the FTS table matches exactly (records
+// and terms are folded before they are indexed and searched, and the
+// tokenizer is case-sensitive), so its record count comes from the index
+// and only the records holding every such term are read; a shorter term
+// needs the records read.
+func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
+	rdb, wdb, err := s.dbs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := newMatcher(o)
+	wantT, wantS := m.wants(KindPrompt, KindAssistant, KindTool), o.DB != nil && m.wants(KindObservation, KindSummary, KindPrompt)
+	sc, err := s.update(ctx, wdb, o, wantT, wantS)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Sessions: len(o.Sources), Notes: sc.notes}
+	conn, err := rdb.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+
+	srcs := make([]int64, 0, len(sc.session))
+	for id := range sc.session {
+		srcs = append(srcs, id)
+	}
+	srcJSON, _ := json.Marshal(srcs)
+	var codes []int64
+	for _, k := range Kinds {
+		if m.kinds == nil || m.kinds[k] {
+			codes = append(codes, kindCode(k))
+		}
+	}
+	codeJSON, _ := json.Marshal(codes)
+	args := []any{string(srcJSON), string(codeJSON)}
+	const inScope = "(%[1]s >> 28) IN (SELECT value FROM json_each(?)) AND (%[1]s & 7) IN (SELECT value FROM json_each(?))"
+	scope := func(col string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(inScope, "%[1]s", col), "28", strconv.Itoa(srcShift))
+	}
+
+	// The records searched: every one of the scope's kinds, or the tool
+	// calls whose path input is the file.
+	var n, sum int
+	var allowed map[int64]bool
+	if m.file == "" {
+		err = tx.QueryRowContext(ctx, "SELECT coalesce(sum(n), 0), coalesce(sum(sum), 0) FROM agg WHERE src IN (SELECT value FROM json_each(?)) AND kind IN (SELECT value FROM json_each(?))",
+			args...).Scan(&n, &sum)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		allowed = map[int64]bool{}
+		rows, err := tx.QueryContext(ctx, "SELECT id, len, paths FROM rec WHERE "+scope("id")+" AND paths IS NOT NULL", args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var l int
+			var pj string
+			if err := rows.Scan(&id, &l, &pj); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			var paths []string
+			if json.Unmarshal([]byte(pj), &paths) == nil && matchesFile(paths, m.file) {
+				allowed[id] = true
+				n++
+				sum += l
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+
+	// Each term's record count: from the index for a phrase of trigrams,
+	// else by reading the records.
+	df := make([]int, len(m.terms))
+	exact := make([]bool, len(m.terms))
+	var phrases, unknown []int
+	for i, t := range m.q.Terms {
+		exact[i] = utf8.RuneCountInString(t) >= 3
+		if exact[i] {
+			phrases = append(phrases, i)
+		}
+		if !exact[i] || allowed != nil {
+			unknown = append(unknown, i)
+			continue
+		}
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM fts WHERE fts MATCH ? AND "+scope("rowid"),
+			append([]any{phrase(t)}, args...)...).Scan(&df[i]); err != nil {
+			return nil, err
+		}
+	}
+	all := "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE " + scope("id")
+	if allowed != nil {
+		all += " AND paths IS NOT NULL"
+	}
+	// The records to read for hits: those holding every phrase, unless
+	// one of the phrases is in most records anyway (then reading the
+	// records in order is cheaper than matching the phrases).
+	query, qargs := all, args
+	if len(phrases) > 0 && allowed == nil {
+		narrowest := n
+		for _, i := range phrases {
+			narrowest = min(narrowest, df[i])
+		}
+		if narrowest <= n/4 {
+			var expr strings.Builder
+			expr.WriteString("(")
+			for k, i := range phrases {
+				if k > 0 {
+					expr.WriteString(" AND ")
+				}
+				expr.WriteString(phrase(m.q.Terms[i]))
+			}
+			expr.WriteString(")")
+			for _, t := range m.q.Excluded {
+				if utf8.RuneCountInString(t) >= 3 {
+					e := expr.String()
+					expr.Reset()
+					expr.WriteString("(" + e + " NOT " + phrase(t) + ")")
+				}
+			}
+			query = "SELECT r.id, r.tsec, r.tnsec, r.tz, r.seq, r.len, r.text FROM fts JOIN rec r ON r.id = fts.rowid WHERE fts MATCH ? AND " + scope("fts.rowid")
+			qargs = append([]any{expr.String()}, args...)
+		}
+	}
+	limit := o.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	keep := max(o.Offset, 0) + limit
+	top := &hitHeap{}
+	offer := func(k hitKey) {
+		k.session = sc.session[k.id>>srcShift]
+		switch {
+		case top.Len() < keep:
+			heap.Push(top, k)
+		case k.order((*top)[0]) < 0:
+			(*top)[0] = k
+			heap.Fix(top, 0)
+		}
+	}
+	tf := make([]int, len(m.terms))
+	// match reports whether low is a hit, with its term counts in tf.
+	match := func(low string) bool {
+		for _, t := range m.terms {
+			if t.index(low) < 0 {
+				return false
+			}
+		}
+		for _, t := range m.excluded {
+			if t.index(low) >= 0 {
+				return false
+			}
+		}
+		for i, t := range m.terms {
+			tf[i] = t.count(low)
+		}
+		return true
+	}
+	if len(unknown) > 0 && query == all {
+		// One read of every record: the short terms' counts, and the hits
+		// kept small (order, length and term counts) until the counts
+		// give the scores.
+		var hits []hitKey
+		var tfs []int32
+		err := eachRecord(ctx, tx, all, args, allowed, func(k hitKey, low string) {
+			for _, i := range unknown {
+				if m.terms[i].index(low) >= 0 {
+					df[i]++
+				}
+			}
+			if !match(low) {
+				return
+			}
+			k.score = float64(len(low))
+			hits = append(hits, k)
+			for _, c := range tf {
+				tfs = append(tfs, int32(c))
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		avg, idf := bm25Stats(n, sum, df)
+		for h := range hits {
+			for i := range tf {
+				tf[i] = int(tfs[h*len(tf)+i])
+			}
+			hits[h].score = bm25(idf, tf, int(hits[h].score), avg)
+			offer(hits[h])
+		}
+		res.Total = len(hits)
+	} else {
+		if len(unknown) > 0 {
+			err := eachRecord(ctx, tx, all, args, allowed, func(_ hitKey, low string) {
+				for _, i := range unknown {
+					if m.terms[i].index(low) >= 0 {
+						df[i]++
+					}
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		avg, idf := bm25Stats(n, sum, df)
+		err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
+			if !match(low) {
+				return
+			}
+			res.Total++
+			k.score = bm25(idf, tf, len(low), avg)
+			offer(k)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	res.Records = n
+	page := []hitKey(*top)
+	slices.SortFunc(page, hitKey.order)
+	if o.Offset >= len(page) {
+		return res, nil
+	}
+	page = page[max(o.Offset, 0):]
+	for _, k := range page {
+		var rid, label, tz, text string
+		var sec int64
+		var nsec int
+		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &text); err != nil {
+			return nil, err
+		}
+		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
+			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, Fold(text), m.q.Terms), Score: k.score, seq: int(k.seq)})
+	}
+	return res, nil
+}
+
+// phrase is an FTS5 string of t: its trigrams in order.
+func phrase(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
+
+// hitKey is what ranks a hit: its score, time, session and order.
+type hitKey struct {
+	id        int64
+	score     float64
+	sec       int64
+	nsec, seq int64
+	session   string
+}
+
+// order is the scan's order of hits: best first, ties newest first, then
+// by session and order in the session. The scan's last key, the record's
+// id, never decides: a session's records have distinct orders (its
+// stored records come after its transcript's).
+func (a hitKey) order(b hitKey) int {
+	return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.sec, a.sec), cmp.Compare(b.nsec, a.nsec),
+		strings.Compare(a.session, b.session), cmp.Compare(a.seq, b.seq))
+}
+
+// hitHeap holds the best hits so far, the worst on top.
+type hitHeap []hitKey
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return h[i].order(h[j]) > 0 }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(hitKey)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// eachRecord runs query (selecting id, tsec, tnsec, tz, seq, len and
+// text) and hands f each record's key and folded text; with allowed, only
+// the records it holds.
+func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allowed map[int64]bool, f func(hitKey, string)) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var text sql.RawBytes
+	for rows.Next() {
+		var k hitKey
+		var tz string
+		var l int
+		if err := rows.Scan(&k.id, &k.sec, &k.nsec, &tz, &k.seq, &l, &text); err != nil {
+			return err
+		}
+		if allowed != nil && !allowed[k.id] {
+			continue
+		}
+		if tz == "" {
+			k.sec, k.nsec = zeroUnix, 0
+		}
+		f(k, foldBytes(text))
+	}
+	return rows.Err()
+}
+
+// foldBytes is Fold of b, in a new string.
+func foldBytes(b []byte) string {
+	s := string(b)
+	return Fold(s)
+}
