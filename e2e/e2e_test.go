@@ -13,8 +13,8 @@ import (
 	"text/template"
 	"time"
 
+	"bottle/claudemem/memtest"
 	"bottle/internal/corpustest"
-	"bottle/render/claudemem/memtest"
 )
 
 func TestMain(m *testing.M) {

@@ -16,11 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"bottle/claudemem"
 	"bottle/internal/claudesettings"
 	"bottle/internal/hooklog"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/claudemem"
-	"bottle/render/locate"
 )
 
 // dbCheckTimeout bounds doctor's read of claude-mem's database.

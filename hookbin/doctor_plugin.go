@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"bottle/internal/claudesettings"
-	"bottle/render/locate"
+	"bottle/locate"
 )
 
 // pluginServer is how Claude Code names the MCP server of bottle's plugin.

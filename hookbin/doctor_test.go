@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"bottle/claudemem/memtest"
 	"bottle/internal/claudesettings"
-	"bottle/render/claudemem/memtest"
 )
 
 // doctorWorld is a hookWorld with a project folder and fake hookbin and

@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/locate"
 )
 
 func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"bottle/render/claudemem/memtest"
-	"bottle/render/locate"
+	"bottle/claudemem/memtest"
+	"bottle/locate"
 	"bottle/tools"
 )
 

@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"bottle/claudemem/memtest"
 	"bottle/internal/hooklog"
-	"bottle/render/claudemem/memtest"
 )
 
 // nobody is the unprivileged user the faults run as.

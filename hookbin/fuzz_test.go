@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"bottle/render/locate"
+	"bottle/locate"
 )
 
 // FuzzSessionStartPayload: whatever arrives on stdin, session-start returns

@@ -18,11 +18,11 @@ import (
 	"syscall"
 	"time"
 
+	"bottle/bottles"
 	"bottle/internal/hooklog"
+	"bottle/locate"
+	"bottle/privacy"
 	"bottle/render"
-	"bottle/render/bottles"
-	"bottle/render/locate"
-	"bottle/render/privacy"
 )
 
 // Default hook deadlines. install registers timeouts of 10 s, 5 s and 2 s,

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"bottle/claudemem/memtest"
 	"bottle/internal/hooklog"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/claudemem/memtest"
-	"bottle/render/locate"
 )
 
 // hookWorld is a scratch machine for hook runs. run() reads the process

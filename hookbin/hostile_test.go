@@ -38,11 +38,11 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"bottle/claudemem/memtest"
 	"bottle/internal/hooklog"
+	"bottle/locate"
+	"bottle/privacy"
 	"bottle/render"
-	"bottle/render/claudemem/memtest"
-	"bottle/render/locate"
-	"bottle/render/privacy"
 )
 
 // origEnv is the environment the test binary started with, before any

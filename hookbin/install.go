@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"bottle/internal/claudesettings"
-	"bottle/render/locate"
+	"bottle/locate"
 )
 
 const installUsage = `usage: hookbin install [--scope user|project|local] [--dry-run] [--force] [--project DIR] [--hookbin PATH] [--mcpserver PATH]

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/render/locate"
+	"bottle/locate"
 
 	"github.com/google/go-cmp/cmp"
 

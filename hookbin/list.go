@@ -7,8 +7,8 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"bottle/render/locate"
-	"bottle/render/search"
+	"bottle/locate"
+	"bottle/search"
 )
 
 func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"bottle/internal/claudesettings"
-	"bottle/render/locate"
+	"bottle/locate"
 )
 
 // scopeTarget resolves the files of scope from the environment and the

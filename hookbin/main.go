@@ -14,10 +14,10 @@
 // The commands print results on stdout and one error line on stderr, and
 // exit 1 on failure, 2 on a usage error.
 //
-// hookbin is an adapter: it finds things with render/locate, renders and
-// expands with render, stores with render/bottles and edits Claude Code's
-// settings with internal/claudesettings. It may import those, render/claudemem
-// (doctor's database check), render/search (search), render/privacy (what
+// hookbin is an adapter: it finds things with locate, renders and
+// expands with render, stores with bottles and edits Claude Code's
+// settings with internal/claudesettings. It may import those, claudemem
+// (doctor's database check), search (search), privacy (what
 // the hook log quotes of a failure is stripped) and internal/hooklog.
 package main
 

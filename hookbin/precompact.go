@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/locate"
 )
 
 // preCompactDeadline bounds the PreCompact hook: a compaction waits for it.

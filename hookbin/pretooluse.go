@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"bottle/internal/hooklog"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/locate"
 )
 
 // The switches of the PreToolUse hook: the environment variable, and the

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"bottle/internal/claudesettings"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/locate"
 )
 
 // preToolUseWorld is a home with a bottles folder holding a bottle, an

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"bottle/bottles"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/bottles"
-	"bottle/render/locate"
 )
 
 func runRender(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {

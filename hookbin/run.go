@@ -10,7 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"bottle/render/locate"
+	"bottle/locate"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise

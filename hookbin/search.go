@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"bottle/claudemem"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/claudemem"
-	"bottle/render/locate"
-	"bottle/render/search"
+	"bottle/search"
 )
 
 func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bottle/render/claudemem"
-	"bottle/render/locate"
+	"bottle/claudemem"
+	"bottle/locate"
 )
 
 // needConfig is the check of the commands that read Claude Code's

@@ -24,8 +24,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"bottle/render/claudemem/memtest"
-	"bottle/render/locate"
+	"bottle/claudemem/memtest"
+	"bottle/locate"
 )
 
 // startEnv is the environment the test binary started with: the server is

@@ -8,7 +8,7 @@
 // file <claude-mem data>/logs/bottle.log (package hooklog's format).
 //
 // It only wires the tools (package tools) to mcp-go's stdio server; it may
-// import tools, render/locate, render/search (the server's index) and
+// import tools, locate, search (the server's index) and
 // internal/hooklog.
 package main
 

@@ -14,8 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"bottle/render/locate"
-	"bottle/render/search"
+	"bottle/locate"
+	"bottle/search"
 	"bottle/tools"
 )
 

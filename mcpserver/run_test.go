@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"bottle/internal/hooklog"
-	"bottle/render/locate"
+	"bottle/locate"
 )
 
 const basicSID = "11111111-2222-4333-8444-555555555555"

@@ -8,7 +8,7 @@ import (
 
 	"bottle/render/digest"
 
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
 )
 
 // Mode says which sources a bottle was rendered from.

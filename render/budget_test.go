@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"bottle/host/claudecode/transcript"
 	"bottle/render/digest"
-	"bottle/render/transcript"
 )
 
 // TestMeasurer checks that the measurer's size and lines are those of the

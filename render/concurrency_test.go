@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render/bottles"
+	"bottle/bottles"
 )
 
 // noTemps fails when dir holds anything but bottles.

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"bottle/claudemem"
 	"bottle/internal/corpustest"
-	"bottle/render/claudemem"
-	"bottle/render/privacy"
+	"bottle/privacy"
 )
 
 // copyDB copies a corpus database (with its -wal and -shm files) into a

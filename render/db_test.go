@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render/claudemem/memtest"
+	"bottle/claudemem/memtest"
 )
 
 const fixtureSID = "11111111-2222-4333-8444-555555555555"

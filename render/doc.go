@@ -25,6 +25,6 @@
 // Render receives resolved paths (package locate finds them) and returns
 // bytes (package bottles stores them): it knows no folder layout, does no
 // MCP, writes nothing to stdout or stderr and logs nothing. It may import
-// render/transcript, render/claudemem, render/locate (session ids),
-// render/digest (paths shown as digests show them) and render/privacy.
+// host/claudecode/transcript, claudemem, locate (session ids),
+// render/digest (paths shown as digests show them) and privacy.
 package render

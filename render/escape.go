@@ -6,8 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"bottle/render/privacy"
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
+	"bottle/privacy"
 )
 
 // structural are the line openings the bottle itself writes. A message line

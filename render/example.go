@@ -5,7 +5,7 @@ import (
 	_ "embed"
 	"time"
 
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
 )
 
 //go:embed example/session.jsonl

@@ -12,10 +12,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bottle/render/locate"
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
+	"bottle/locate"
 
-	"bottle/render/claudemem"
+	"bottle/claudemem"
 )
 
 // IDKind is what a bottle id names.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
 )
 
 func TestParseID(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
 )
 
 // FuzzRender: no input panics the reader or the renderer, the bottle is

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"bottle/render/privacy"
+	"bottle/privacy"
 )
 
 // FuzzEscape: an escaped body never holds a line that reads as bottle

@@ -22,31 +22,36 @@ import (
 // non-test files), as the package docs and the README's architecture map
 // say. A new package needs an entry: its place in the layout is a decision.
 var moduleImports = map[string][]string{
-	"render":                   {"render/claudemem", "render/digest", "render/locate", "render/privacy", "render/transcript"},
-	"render/bottles":           {"render/locate", "internal/atomicfile"},
-	"render/claudemem":         {},
-	"render/claudemem/memtest": {},
-	"render/digest":            {"render/internal/jsonscan", "render/privacy"},
-	"render/internal/jsonscan": {},
-	"render/locate":            {"render/claudemem", "render/privacy", "render/transcript"},
-	"render/privacy":           {},
-	"render/search":            {"render/claudemem", "render/internal/jsonscan", "render/locate", "render/privacy", "render/transcript"},
-	"render/transcript":        {"render/digest", "render/internal/jsonscan", "render/privacy"},
-	"internal/atomicfile":      {},
-	"internal/claudesettings":  {"internal/atomicfile"},
-	"internal/corpustest":      {},
-	"internal/fidelity":        {"render", "render/transcript"},
-	"internal/hooklog":         {},
-	"internal/gentranscript":   {},
-	"tools":                    {"render", "render/bottles", "render/claudemem", "render/locate", "render/privacy", "render/search"},
-	"hookbin":                  {"render", "render/bottles", "render/claudemem", "render/locate", "render/privacy", "render/search", "internal/claudesettings", "internal/hooklog"},
-	"mcpserver":                {"render/locate", "render/search", "tools", "internal/hooklog"},
-	"e2e":                      {},
-	"scripts/gentranscript":    {"internal/gentranscript"},
+	"render":                     {"claudemem", "render/digest", "locate", "privacy", "host/claudecode/transcript"},
+	"bottles":                    {"locate", "internal/atomicfile"},
+	"claudemem":                  {},
+	"claudemem/memtest":          {},
+	"render/digest":              {"internal/jsonscan", "privacy"},
+	"internal/jsonscan":          {},
+	"locate":                     {"claudemem", "privacy", "host/claudecode/transcript"},
+	"privacy":                    {},
+	"search":                     {"claudemem", "internal/jsonscan", "locate", "privacy", "host/claudecode/transcript"},
+	"host/claudecode/transcript": {"render/digest", "internal/jsonscan", "privacy"},
+	"internal/atomicfile":        {},
+	"internal/claudesettings":    {"internal/atomicfile"},
+	"internal/corpustest":        {},
+	"internal/fidelity":          {"render", "host/claudecode/transcript"},
+	"internal/hooklog":           {},
+	"internal/gentranscript":     {},
+	"tools":                      {"render", "bottles", "claudemem", "locate", "privacy", "search"},
+	"hookbin":                    {"render", "bottles", "claudemem", "locate", "privacy", "search", "internal/claudesettings", "internal/hooklog"},
+	"mcpserver":                  {"locate", "search", "tools", "internal/hooklog"},
+	"e2e":                        {},
+	"scripts/gentranscript":      {"internal/gentranscript"},
 }
 
-// coreForbidden are imports no package under render/ or internal/ may
-// have: the core does no MCP and no logging (SPEC §2).
+// adapters are the packages that speak to the outside: the MCP server, the
+// hooks and the CLI, their tools, the e2e tests and the scripts' mains.
+// Every other package is core.
+var adapters = []string{"tools", "hookbin", "mcpserver", "e2e", "scripts/gentranscript"}
+
+// coreForbidden are imports no core package may have (every package but
+// the adapters): the core does no MCP and no logging (SPEC §2).
 var coreForbidden = []string{"bottle/tools", "bottle/hookbin", "bottle/mcpserver", "github.com/mark3labs/mcp-go", "log", "log/slog"}
 
 // TestLayout holds the import rules: each package imports only the
@@ -92,7 +97,7 @@ func TestLayout(t *testing.T) {
 			t.Errorf("package %s has no entry in moduleImports: say what it may import", name)
 			continue
 		}
-		core := strings.HasPrefix(name, "render") || strings.HasPrefix(name, "internal/")
+		core := !slices.Contains(adapters, name)
 		for _, f := range files {
 			file := fset.Position(f.Package).Filename
 			for _, imp := range f.Imports {

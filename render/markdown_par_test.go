@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
 )
 
 // checkSplits compares the parallel markdown of b, at every split point

@@ -9,10 +9,10 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"bottle/render/privacy"
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
+	"bottle/privacy"
 
-	"bottle/render/claudemem"
+	"bottle/claudemem"
 )
 
 // promptKey normalises a prompt for matching a transcript prompt with the

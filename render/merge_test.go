@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render/claudemem"
-	"bottle/render/transcript"
+	"bottle/claudemem"
+	"bottle/host/claudecode/transcript"
 )
 
 // refPlace is the merge as it was before the one-pass merge: each

@@ -9,8 +9,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"bottle/render/locate"
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
+	"bottle/locate"
 )
 
 // Limits of the SessionStart pointer (SPEC §4.1). Claude Code caps an

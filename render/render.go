@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"bottle/render/locate"
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
+	"bottle/locate"
 
 	"github.com/sourcegraph/conc"
 
-	"bottle/render/claudemem"
+	"bottle/claudemem"
 )
 
 // Options says what to render and how. Paths come resolved (package

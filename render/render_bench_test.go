@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"bottle/bottles"
+	"bottle/claudemem/memtest"
+	"bottle/host/claudecode/transcript"
 	"bottle/internal/gentranscript"
-	"bottle/render/bottles"
-	"bottle/render/claudemem/memtest"
-	"bottle/render/transcript"
 )
 
 // BenchmarkRenderScaling renders whole bottles (budget 0) of synthetic

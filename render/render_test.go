@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render/transcript"
+	"bottle/host/claudecode/transcript"
 
 	"github.com/google/go-cmp/cmp"
 )

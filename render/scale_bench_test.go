@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"bottle/claudemem/memtest"
+	"bottle/host/claudecode/transcript"
 	"bottle/internal/gentranscript"
-	"bottle/render/claudemem/memtest"
-	"bottle/render/transcript"
 )
 
 // runTranscript writes an autonomous run of calls tool calls under one

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"bottle/host/claudecode/transcript"
+	"bottle/privacy"
 	"bottle/render/digest"
-	"bottle/render/privacy"
-	"bottle/render/transcript"
 )
 
 // The working state (SPEC §3.8) is a short block after the header that

@@ -484,7 +484,7 @@ for name, v in r.items():
 EOF
 	say "scaling: claude-mem history (Go benchmarks; 100 observations per session)"
 	gotest render 'RenderDB' -benchtime 100x
-	gotest render/claudemem 'SessionScaling|Open$|QueryPlans' -benchtime 200x
+	gotest claudemem 'SessionScaling|Open$|QueryPlans' -benchtime 200x
 	say "scaling: one prompt and 20,000 or 100,000 tool calls, 80,000 observations in one turn (Go benchmarks, default budget; tokens/op is the bottle's)"
 	gotest render 'RenderRun|RenderObservations|MergeObservations' -benchtime 3x
 }
@@ -577,7 +577,7 @@ EOF2
 gobench() {
 	say "Go benchmarks"
 	gotest render 'ReadTranscript|RenderScaling|WriteBottle|BlockMasks|ScanChunk' -benchmem
-	gotest render/claudemem 'Session$|Sessions|Observations' -benchmem
+	gotest claudemem 'Session$|Sessions|Observations' -benchmem
 	gotest hookbin . -benchmem
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"bottle/render/locate"
+	"bottle/locate"
 )
 
 const continueSessionDesc = "Picks up a past Claude Code session in this fresh conversation: renders the session's bottle " +

@@ -5,7 +5,7 @@ import (
 	"os"
 	"sync"
 
-	"bottle/render/claudemem"
+	"bottle/claudemem"
 )
 
 // DBCache keeps claude-mem's database open between tool calls: opening it

@@ -11,10 +11,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"bottle/claudemem"
+	"bottle/locate"
+	"bottle/privacy"
 	"bottle/render"
-	"bottle/render/claudemem"
-	"bottle/render/locate"
-	"bottle/render/privacy"
 )
 
 // maxIDs is how many ids one expand_observation call takes.

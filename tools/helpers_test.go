@@ -12,8 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"bottle/render/claudemem/memtest"
-	"bottle/render/locate"
+	"bottle/claudemem/memtest"
+	"bottle/locate"
 )
 
 // basicSID is the session of render/testdata/basic.jsonl.

@@ -11,9 +11,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"bottle/render/bottles"
-	"bottle/render/locate"
-	"bottle/render/search"
+	"bottle/bottles"
+	"bottle/locate"
+	"bottle/search"
 )
 
 // Page bounds of list_sessions.

@@ -12,8 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bottle/render/bottles"
-	"bottle/render/locate"
+	"bottle/bottles"
+	"bottle/locate"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

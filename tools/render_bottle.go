@@ -11,9 +11,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"bottle/bottles"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/bottles"
-	"bottle/render/locate"
 )
 
 const sessionIDDesc = "Claude Code session id (the transcript's file name, a UUID). " +

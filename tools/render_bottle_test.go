@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/locate"
 )
 
 const commandsSID = "22222222-3333-4444-8555-666666666666"

@@ -13,10 +13,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"bottle/claudemem"
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/claudemem"
-	"bottle/render/locate"
-	"bottle/render/search"
+	"bottle/search"
 )
 
 const searchHistoryDesc = `Searches the whole record of a session, or of every session of the project, for words: the user's prompts and mid-turn words, your replies, every tool call's input and result (verbatim, not digests), and claude-mem's observations and session summaries. Use it after a compaction to find one exact thing — an error text, a path a search found, what the user said about X — instead of reading the whole bottle.

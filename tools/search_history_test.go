@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bottle/render/claudemem/memtest"
-	"bottle/render/search"
+	"bottle/claudemem/memtest"
+	"bottle/search"
 )
 
 // Sessions of the search fixture.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"bottle/render"
-	"bottle/render/search"
+	"bottle/search"
 )
 
 // TestSearchNotFedItsOwnOutput drives a session through five compactions,

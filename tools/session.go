@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bottle/render/locate"
+	"bottle/locate"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )

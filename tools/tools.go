@@ -13,11 +13,11 @@
 // <config>/projects/, bottles are read only from the bottles folder, and
 // session ids are validated before they touch a path.
 //
-// Tools are adapters: they resolve sessions and paths with render/locate,
-// render and expand with render, store with render/bottles, and lay out
+// Tools are adapters: they resolve sessions and paths with locate,
+// render and expand with render, store with bottles, and lay out
 // results; they hold no rendering logic of their own. The package may
-// import render, render/locate, render/bottles, render/claudemem (the
-// shared database handle), render/privacy and render/search, and mcp-go.
+// import render, locate, bottles, claudemem (the
+// shared database handle), privacy and search, and mcp-go.
 package tools
 
 import (
@@ -25,9 +25,9 @@ import (
 	"strings"
 	"time"
 
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/locate"
-	"bottle/render/search"
+	"bottle/search"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

@@ -18,8 +18,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"bottle/locate"
 	"bottle/render"
-	"bottle/render/locate"
 )
 
 var update = flag.Bool("update", false, "rewrite the goldens under testdata/ (tools/list, prompts/list)")

@@ -22,7 +22,7 @@
 // What it must not do: change what it measures. It reads the transcripts
 // in place and never writes beside them; it imports render only to render
 // bottles (render.Render with the default budget and no database) and
-// render/transcript only to classify prompts and merge assistant text as
+// host/claudecode/transcript only to classify prompts and merge assistant text as
 // the bottle's reader does. The extraction is pinned by a golden
 // (testdata/), so the measure cannot drift with the thing measured; the
 // corpus is located by internal/corpustest in tests only.

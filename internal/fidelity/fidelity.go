@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"bottle/host/claudecode/transcript"
 	"bottle/render"
-	"bottle/render/transcript"
 )
 
 // Class is a fact class of the measurement.

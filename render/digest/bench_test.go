@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/render/internal/jsonscan"
+	"bottle/internal/jsonscan"
 )
 
 // rawMinimal is the JSON string body of s as an encoder writes it.

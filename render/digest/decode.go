@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"bottle/render/internal/jsonscan"
+	"bottle/internal/jsonscan"
 )
 
 // DecodeValidInput fills v, a pointer to a struct, from a tool call's

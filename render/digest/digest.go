@@ -26,8 +26,8 @@
 // the lines that name paths).
 //
 // It renders lines only; the transcript reader calls it. It may import
-// render/internal/jsonscan (to read results still escaped) and
-// render/privacy.
+// internal/jsonscan (to read results still escaped) and
+// privacy.
 package digest
 
 import (
@@ -38,9 +38,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"bottle/render/internal/jsonscan"
+	"bottle/internal/jsonscan"
 
-	"bottle/render/privacy"
+	"bottle/privacy"
 )
 
 // MaxRunes bounds the length of a [Line] or [Pending] digest, in runes,

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"bottle/render/privacy"
+	"bottle/privacy"
 )
 
 // namesScan bounds the bytes of one text read for names (of an edit's

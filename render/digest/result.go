@@ -6,9 +6,9 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"bottle/render/internal/jsonscan"
+	"bottle/internal/jsonscan"
 
-	"bottle/render/privacy"
+	"bottle/privacy"
 )
 
 // headBytes is the longest start of a result a describer reads.

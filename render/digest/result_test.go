@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"bottle/render/internal/jsonscan"
+	"bottle/internal/jsonscan"
 )
 
 // Digests read a result handed over still JSON-escaped (Call.ResultRaw)

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bottle/render/internal/jsonscan"
+	"bottle/internal/jsonscan"
 
-	"bottle/render/privacy"
+	"bottle/privacy"
 )
 
 // description is what a tool's describer reads from a call.

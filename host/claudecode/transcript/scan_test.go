@@ -1,0 +1,366 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"bottle/internal/corpustest"
+	"bottle/internal/jsonscan"
+)
+
+// The scanner must read every transcript exactly as the json.Unmarshal
+// reader it replaced (scan_ref_test.go): same events, tools, digests and
+// diagnostics, for valid and invalid input alike.
+
+// scanCases are lines that probe encoding/json's corners.
+var scanCases = []string{
+	`{"type":"user","uuid":"a","message":{"content":"plain"}}`,
+	`{"TYPE":"user","UUID":"b","Message":{"Content":"upper-case keys"}}`,
+	`{"\u0074ype":"user","uuid":"c","message":{"content":"escaped key"}}`,
+	`{"type":"user","uuid":"d","ſessionId":"long-s","message":{"content":"folded key"}}`,
+	`{"type":"user","uuid":"e","message":{"content":"dup"},"message":{"content":"second wins"}}`,
+	`{"type":"user","type":null,"uuid":"f","message":{"content":"null keeps"}}`,
+	`{"type":"user","uuid":"g","message":null}`,
+	`{"type":"user","uuid":"h"}`,
+	`{"type":"user","uuid":"i","message":"not an object"}`,
+	`{"type":"user","uuid":"j","message":{"content":5}}`,
+	`{"type":"user","uuid":"k","message":{"content":[{"type":"text","text":5}]}}`,
+	`{"type":"user","uuid":"l","message":{"content":[null,{"type":"text","text":"after null"}]}}`,
+	`{"type":"user","uuid":"m","message":{"content":["str"]}}`,
+	`{"type":"user","uuid":"n","isMeta":"yes","message":{"content":"bad bool"}}`,
+	`{"type":5}`,
+	`null`,
+	`[]`,
+	`"str"`,
+	`{}`,
+	`{"type":"user"} trailing`,
+	`{"type":"user","uuid":"o","message":{"content":"bad \q escape"}}`,
+	"{\"type\":\"user\",\"uuid\":\"p\",\"message\":{\"content\":\"raw \t tab\"}}",
+	`{"type":"user","uuid":"q","message":{"content":"\ud800 lone \udc00 \ud83d\ude00 pair \u00e9"}}`,
+	"{\"type\":\"user\",\"uuid\":\"r\",\"message\":{\"content\":\"bad utf8 \xff\xfe ok\"}}",
+	`{"type":"system","subtype":"compact_boundary","uuid":"s","compactMetadata":{"trigger":"auto","preTokens":1.5}}`,
+	`{"type":"system","subtype":"compact_boundary","uuid":"t","compactMetadata":{"trigger":"manual"},"compactMetadata":{"preTokens":7}}`,
+	`{"type":"system","subtype":"compact_boundary","uuid":"u","compactMetadata":{"trigger":"auto"},"compactMetadata":null}`,
+	`{"type":"system","subtype":"compact_boundary","uuid":"v","compactMetadata":{"preTokens":99999999999999999999}}`,
+	`{"type":"system","subtype":"compact_boundary","uuid":"w","compactMetadata":{"preTokens":-0,"x":[1,{"y":[]}]}}`,
+	`{"type":"assistant","uuid":"x","message":{"id":"m1","model":"<synthetic>","content":5}}`,
+	`{"type":"assistant","uuid":"y","message":{"id":"m2","content":"string content"}}`,
+	`{"type":"assistant","uuid":"z","message":{"id":"m3","content":null}}`,
+	`{"type":"assistant","uuid":"a1","message":{"id":"m4"}}`,
+	`{"type":"assistant","uuid":"a2","message":{"content":[{"type":"text","text":"no id"}]}}`,
+	`{"type":"assistant","uuid":"a3","message":{"id":"m5","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./..."}}]}}`,
+	`{"type":"user","uuid":"a4","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"Exit code 1\nFAIL","is_error":true}]}}`,
+	`{"type":"assistant","uuid":"a5","message":{"id":"m6","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/x/a.go"}}]}}`,
+	`{"type":"user","uuid":"a6","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":[{"type":"text","text":"     1→a\n     2→b"},{"type":"image","source":{}},{"type":"x"},null]},{"type":"text","text":"typed mid-turn"}]}}`,
+	`{"type":"assistant","uuid":"a7","message":{"id":"m7","content":[{"type":"tool_use","id":"t3","name":"Grep","input":null}]}}`,
+	`{"type":"user","uuid":"a8","message":{"content":[{"type":"tool_result","tool_use_id":"t3","content":[{"type":"text","text":1}]}]}}`,
+	`{"type":"user","uuid":"a9","message":{"content":[{"type":"tool_result","tool_use_id":"t3","content":"second result"}]}}`,
+	`{"type":"user","uuid":"b1","isCompactSummary":true,"message":{"content":5}}`,
+	`{"type":"user","uuid":"b2","isSidechain":true,"message":{"content":"side"}}`,
+	`{"type":"progress","data":{"deep":[[[[{"a":"\u0000"}]]]]}}`,
+	`{"type":"user","uuid":"b3","message":{"content":[{"type":"text","text":"<ide_selection>x</ide_selection>"},{"type":"text","text":"real"}]}}`,
+	`  {"type":"user","uuid":"b4","message":{"content":"spaces around"}}  ` + "\r",
+	`{"type":"user","uuid":"b5","message":{"content":"numbers"},"n":[-0,1e5,1.5E-3,0.0,-12]}`,
+	`{"type":"user","uuid":"b6","message":{"content":"bad number"},"n":01}`,
+	`{"type":"user","uuid":"b7","message":{"content":"bad number"},"n":1.}`,
+	`{"type":"user","uuid":"b8","message":{"content":"literal"},"n":tru}`,
+	`{"type":"user","uuid":"b9","message":{"content":"a"},}`,
+	`{"type":"user","uuid":"c1","message":{"content":"backslash end\\"}}`,
+	`{"type":"user","uuid":"c2","message":{"content":"escaped quote \" and \\\" and \\\\"}}`,
+	`{"type":"user","uuid":"c3","message":{"content":"\/\b\f\n\r\t"}}`,
+	`{"type":"user","uuid":"c4","timestamp":"2026-01-05T10:00:00+02:00","sessionId":"s\u0031","cwd":"/tmp/\u00e9","message":{"content":"stamps"}}`,
+	`{"type":"user","uuid":"c5","message":{"content":"x"}}` + "\\",
+	`{"type":"assistant","uuid":"c6","message":{"id":"m8","content":[{"type":"text","text":"one"},{"type":"text","text":"one"},{"type":"thinking","thinking":"t","text":"hidden"}]}}`,
+	`{"type":"user","uuid":"c7","message":{"content":[{"type":"tool_result","tool_use_id":"t9","content":{"obj":1}}]}}`,
+	`{"type":"custom-title","customTitle":"x"}`,
+	`{"type":"weird-new-type"}`,
+	`{"type":"user","uuid":"c8","message":{"content":[{"type":"image"},{"type":"document"}]}}`,
+	`{"type":"user","uuid":"c9","message":{"content":"<command-name>/clear</command-name>"}}`,
+	`{"type":"user","uuid":"d1","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}`,
+	`{"type":"user","uuid":"d2","message":{"role":"user","content":[{"tool_use_id":"t5","type":"tool_result","content":"x","is_error":null}]}}`,
+	`{"type":"user","uuid":"d3","message":{"content":"K\u212a"},"Iſmeta":true}`,
+	// Persisted outputs: the line's toolUseResult holds the output.
+	`{"type":"assistant","uuid":"d4","message":{"id":"m9","content":[{"type":"tool_use","id":"p1","name":"Grep","input":{"pattern":"x","output_mode":"content"}},{"type":"tool_use","id":"p2","name":"Glob","input":{"pattern":"*.go"}},{"type":"tool_use","id":"p3","name":"Bash","input":{"command":"gh pr diff 1"}},{"type":"tool_use","id":"p4","name":"Glob","input":{"pattern":"*.md"}},{"type":"tool_use","id":"p5","name":"Glob","input":{"pattern":"*.c"}}]}}`,
+	`{"type":"user","uuid":"d5","message":{"content":[{"type":"tool_result","tool_use_id":"p1","content":"<persisted-output>\nOutput too large (9KB).\n</persisted-output>"}]},"toolUseResult":{"mode":"content","content":"/x/a.go:1:x\n/x/b.go:2:x","numLines":2}}`,
+	`{"type":"user","uuid":"d6","TOOLUSERESULT":{"filenames":["/x/a.go"],"numFiles":1},"message":{"content":[{"type":"tool_result","tool_use_id":"p2","content":"\u003cpersisted-output>\nOutput too large\n"}]}}`,
+	`{"type":"user","uuid":"d7","message":{"content":[{"type":"tool_result","tool_use_id":"p3","content":"<persisted-output>"}]},"toolUseResult":{"stdout":"diff --git a/x/c.go b/x/c.go"},"toolUseResult":null}`,
+	`{"type":"user","uuid":"d9","message":{"content":[{"type":"tool_result","tool_use_id":"p5","content":"<persisted-output>"}]},"toolUſeResult":{"filenames":["/x/folded.c"]}}`,
+	`{"type":"user","uuid":"d8","message":{"content":[{"type":"tool_result","tool_use_id":"p4","content":"<persisted-output>"},{"type":"tool_result","tool_use_id":"p5","content":"<persisted-output>"}]},"toolUseResult":{"filenames":["/x/a.md"]}}`,
+	// Other parties' messages: inputs, several in one entry, meta or not,
+	// mid-turn beside a tool result.
+	`{"type":"user","uuid":"e1","message":{"content":"<teammate-message teammate_id=\"team-lead\" color=\"blue\" summary=\"x\">\n{\"type\":\"task_assignment\",\"taskId\":\"3\",\"subject\":\"s\",\"description\":\"d\\nline\"}\n</teammate-message>\n\n<teammate-message teammate_id=\"tester\">\nplain\n</teammate-message>"}}`,
+	`{"type":"user","uuid":"e2","isMeta":true,"message":{"content":[{"type":"text","text":"<channel source=\"ci\" run=\"7\"> build red </channel>"}]}}`,
+	`{"type":"user","uuid":"e3","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"ok"},{"type":"text","text":"<agent-message from=\"rev\"> mid </agent-message>"}]}}`,
+	`{"type":"user","uuid":"e4","message":{"content":"<coordinator-relay> <private>p</private> relay </coordinator-relay> tail"}}`,
+	`{"type":"user","uuid":"e5","message":{"content":"<cross-session-message from=\"a\" from-name=\"B\">\nhi\n</cross-session-message>"}}`,
+	`{"type":"user","uuid":"e6","message":{"content":"<slack-ping user=\"U1\">{\"type\":\"ping\"} </slack-ping><slack-tag-message>{not json}"}}`,
+}
+
+// scanInputs are the transcripts the scanner is checked on: small ones
+// (the cases above and the golden inputs), and large ones (a synthetic
+// transcript and the corpus; under the race detector only a few).
+func scanInputs(tb testing.TB) (small, large map[string][]byte) {
+	tb.Helper()
+	small = map[string][]byte{
+		"cases":                         []byte(strings.Join(scanCases, "\n") + "\n"),
+		"cases-torn":                    []byte(strings.Join(scanCases, "\n")),
+		"cases after a byte-order mark": []byte("\xef\xbb\xbf" + strings.Join(scanCases, "\n") + "\n"),
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "render", "testdata", "*.jsonl")) // render's golden inputs
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		small[f] = data
+	}
+	large = map[string][]byte{"generated-2MB": genTranscript(tb, 2<<20)}
+	if dir, ok := corpustest.Find(tb); ok {
+		more, _ := filepath.Glob(filepath.Join(dir, "transcripts", "*", "*.jsonl"))
+		for i, f := range more {
+			if raceEnabled && i%8 != 0 {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			large[f] = data
+		}
+	}
+	return small, large
+}
+
+// withScanSettings runs f with a chunk size and a mask implementation.
+func withScanSettings(size int, avx2 bool, f func()) {
+	oldSize, oldAVX := chunkSize, jsonscan.SetAVX2(avx2)
+	chunkSize = size
+	defer func() { chunkSize = oldSize; jsonscan.SetAVX2(oldAVX) }()
+	f()
+}
+
+// checkSame compares the scanner with the reference reader on data.
+func checkSame(t *testing.T, name string, data []byte) {
+	t.Helper()
+	want, werr := refRead(bytes.NewReader(data), nil)
+	got, gerr := ReadFrom(bytes.NewReader(data), nil)
+	if (werr == nil) != (gerr == nil) {
+		t.Fatalf("%s: error %v, want %v", name, gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: transcripts differ (-want +got):\n%s", name, cmp.Diff(want, got))
+	}
+	// A session looked for: the first id, one spelt with an escape in
+	// the cases, one that is absent.
+	for _, session := range []string{want.SessionID, "s1", "no-such-session"} {
+		o := &ReadOptions{Session: session}
+		want, werr := refRead(bytes.NewReader(data), o)
+		got, gerr := ReadFrom(bytes.NewReader(data), o)
+		if werr != nil || gerr != nil {
+			t.Fatalf("%s: session %q: error %v, reference %v", name, session, gerr, werr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: session %q differs (-want +got):\n%s", name, session, cmp.Diff(want, got))
+		}
+	}
+	// First prompt only (list), and with tool calls captured (expand).
+	first := &ReadOptions{UntilFirstPrompt: true, NoDigests: true}
+	want, werr = refRead(bytes.NewReader(data), first)
+	got, gerr = ReadFrom(bytes.NewReader(data), first)
+	if werr != nil || gerr != nil {
+		t.Fatalf("%s: first prompt: error %v, reference %v", name, gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: first prompt differs (-want +got):\n%s", name, cmp.Diff(want, got))
+	}
+	wantCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
+	gotCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
+	want, werr = refRead(bytes.NewReader(data), &ReadOptions{Capture: wantCap})
+	got, gerr = ReadFrom(bytes.NewReader(data), &ReadOptions{Capture: gotCap})
+	if werr != nil || gerr != nil {
+		t.Fatalf("%s: capture: error %v, reference %v", name, gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotCap, wantCap) {
+		t.Fatalf("%s: capture differs (-want +got):\n%s\n%s", name, cmp.Diff(want, got), cmp.Diff(wantCap, gotCap))
+	}
+	// The calls of some tools observed (search, working state): the same
+	// calls, in the same order, with the same inputs and results (all of
+	// them, or some read on demand).
+	observe := func(read func(io.Reader, *ReadOptions) (*Transcript, error), keep func(string) bool, all bool) ([]string, *Transcript, error) {
+		var seen []string
+		tr, err := read(bytes.NewReader(data), &ReadOptions{
+			CaptureTools: keep,
+			Observe: func(i int, d *ToolDetail, result func() string) {
+				r := ""
+				if all || d.IsError || d.Name == "Bash" {
+					r = result()
+				}
+				seen = append(seen, fmt.Sprintf("%d %s %s %v %v %v %q", i, d.Name, d.Input, d.Time, d.HasResult, d.IsError, r))
+			},
+		})
+		return seen, tr, err
+	}
+	for k, keep := range []func(string) bool{
+		func(string) bool { return true },
+		func(name string) bool {
+			return name == "Bash" || name == "TodoWrite" || name == "Task" || name == "ExitPlanMode"
+		},
+		func(name string) bool { return name != "Read" },
+	} {
+		all := k < 2
+		wantSeen, want, werr := observe(refRead, keep, all)
+		gotSeen, got, gerr := observe(ReadFrom, keep, all)
+		if werr != nil || gerr != nil {
+			t.Fatalf("%s: observe: error %v, reference %v", name, gerr, werr)
+		}
+		if !reflect.DeepEqual(got, want) || !slices.Equal(gotSeen, wantSeen) {
+			t.Fatalf("%s: observed calls differ (-want +got):\n%s\n%s", name, cmp.Diff(want, got), cmp.Diff(wantSeen, gotSeen))
+		}
+	}
+}
+
+func TestScanMatchesReference(t *testing.T) {
+	small, large := scanInputs(t)
+	for _, size := range []int{chunkSize, 4 << 10, 97} {
+		for _, avx2 := range []bool{true, false} {
+			withScanSettings(size, avx2, func() {
+				for name, data := range small {
+					checkSame(t, fmt.Sprintf("%s (chunk %d, avx2 %v)", name, size, avx2), data)
+				}
+			})
+		}
+	}
+	for name, data := range large {
+		checkSame(t, name, data)
+	}
+	// From a file, the reader sizes the transcript's slices up front.
+	for name, data := range map[string][]byte{"empty": nil, "blank": []byte("\n\n"), "cases": small["cases"], "generated": large["generated-2MB"],
+		"generated after a byte-order mark": append([]byte("\xef\xbb\xbf"), large["generated-2MB"]...)} {
+		path := filepath.Join(t.TempDir(), "t.jsonl")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := refRead(bytes.NewReader(data), nil)
+		got, err := Read(t.Context(), path, nil)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s from a file: %v (-want +got):\n%s", name, err, cmp.Diff(want, got))
+		}
+	}
+	withScanSettings(8<<10, false, func() { checkSame(t, "generated, small chunks, portable masks", large["generated-2MB"]) })
+}
+
+func TestScanSequential(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	small, large := scanInputs(t)
+	for name, data := range small {
+		withScanSettings(4<<10, true, func() { checkSame(t, name, data) })
+	}
+	checkSame(t, "generated", large["generated-2MB"])
+}
+
+// FuzzScan compares the scanner with the reference reader on any input.
+func FuzzScan(f *testing.F) {
+	for _, c := range scanCases {
+		f.Add([]byte(c + "\n"))
+	}
+	f.Add([]byte(strings.Join(scanCases, "\n")))
+	f.Add([]byte("\xef\xbb\xbf" + strings.Join(scanCases, "\n")))                               // a byte-order mark
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "render", "testdata", "*.jsonl")) // render's golden inputs
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		withScanSettings(64, true, func() { checkSame(t, "avx2", data) })
+		withScanSettings(4<<10, false, func() { checkSame(t, "generic", data) })
+	})
+}
+
+// TestDecodeString compares string decoding with encoding/json's.
+func TestDecodeString(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{`a`, `é`, `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, `\ud800\u0041`,
+		"\xff", "\xe2\x82", `\t`, `\b\f\r`, "ok text ", "日本", `\u0000`, `\uFFFF`, "\xed\xa0\x80"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := r.IntN(12); n >= 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+			if r.IntN(3) == 0 {
+				b.WriteString(strings.Repeat("x", r.IntN(20)))
+			}
+		}
+		raw := b.String()
+		var want string
+		if err := json.Unmarshal([]byte(`"`+raw+`"`), &want); err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		if got := jsonscan.Decode([]byte(raw)); got != want {
+			t.Fatalf("jsonscan.Decode(%q) = %q, want %q", raw, got, want)
+		}
+		if got := string(jsonscan.Append([]byte("pre"), []byte(raw))); got != "pre"+want {
+			t.Fatalf("jsonscan.Append(%q) = %q, want %q", raw, got, "pre"+want)
+		}
+		if !utf8.ValidString(jsonscan.Decode([]byte(raw))) {
+			t.Fatalf("jsonscan.Decode(%q) is not valid UTF-8", raw)
+		}
+	}
+}
+
+// TestIndexValidity compares the scanner's verdict on single JSON values
+// with json.Valid, on random mutations of valid lines.
+func TestIndexValidity(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("{}[]:,\"\\ntu0123456789-+.eE \t\x01\x1fabfr/\xff")
+	var s lineScanner
+	for _, avx2 := range []bool{true, false} {
+		withScanSettings(chunkSize, avx2, func() {
+			for i := 0; i < 50000; i++ {
+				base := []byte(scanCases[r.IntN(len(scanCases))])
+				for n := r.IntN(4); n > 0; n-- {
+					base[r.IntN(len(base))] = alphabet[r.IntN(len(alphabet))]
+				}
+				// Long values cross 64-byte blocks.
+				if r.IntN(4) == 0 {
+					k := r.IntN(len(base))
+					base = append(base[:k:k], append(bytes.Repeat([]byte{alphabet[r.IntN(len(alphabet))]}, r.IntN(200)), base[k:]...)...)
+				}
+				want := json.Valid(base)
+				got := s.Index(base)
+				if got {
+					p := s.WS(0)
+					if p < len(base) {
+						e := s.Skip(p, 0)
+						got = e >= 0 && s.WS(e) == len(base)
+					} else {
+						got = false
+					}
+				}
+				if got != want {
+					t.Fatalf("valid(%q) = %v, json.Valid says %v (avx2 %v)", base, got, want, avx2)
+				}
+			}
+		})
+	}
+}
+
+// TestDepthLimit checks encoding/json's nesting limit of 10,000.
+func TestDepthLimit(t *testing.T) {
+	for _, depth := range []int{9998, 9999, 10000, 10001} {
+		line := `{"type":"progress","d":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+		checkSame(t, fmt.Sprintf("depth %d", depth), []byte(line+"\n"+scanCases[0]+"\n"))
+	}
+}

@@ -1,0 +1,22 @@
+// Package search finds text in the whole record of sessions: a transcript's
+// genuine prompts, mid-turn words, assistant text, tool inputs and tool
+// results, and claude-mem's observations and session summaries. The results
+// of calls that read bottle's own record ([Own]: a Read of a bottle,
+// bottle's tools) are left out: they are copies of the rest.
+//
+// Every record is stripped by privacy before it is matched, so a
+// word that stands only inside a private block matches nothing and no
+// snippet shows it; thinking, the compaction summary and injected meta text
+// never become records (the transcript reader does not hand them out).
+//
+// A query is words that must all occur (case-insensitively), "quoted
+// phrases" and -excluded words; every character is literal (see [Parse]).
+// Hits are ranked by BM25 over the records searched, ties newest first,
+// then by session and id, so pages of one query never overlap.
+//
+// [Index] keeps the records of small sources in memory and rebuilds them
+// when a transcript or the database changes (size or modification time); a
+// search without an index, or of a source too large to keep, streams the
+// records instead. The package reads sources read-only and does no MCP, no
+// output and no logging: tools/ and hookbin/ lay out its results.
+package search

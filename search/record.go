@@ -1,0 +1,298 @@
+package search
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"bottle/claudemem"
+	"bottle/host/claudecode/transcript"
+	"bottle/internal/jsonscan"
+	"bottle/privacy"
+)
+
+// Kind is what a record is.
+type Kind string
+
+// Record kinds, as the kinds filter names them.
+const (
+	KindPrompt      Kind = "prompt"      // a genuine prompt, another party's message, mid-turn words, a slash command's or bash-mode input
+	KindAssistant   Kind = "assistant"   // a turn's assistant text
+	KindTool        Kind = "tool"        // one tool call: its input and result
+	KindObservation Kind = "observation" // a claude-mem observation
+	KindSummary     Kind = "summary"     // a claude-mem session summary
+)
+
+// Kinds are every kind, in the order results and messages list them.
+var Kinds = []Kind{KindPrompt, KindAssistant, KindTool, KindObservation, KindSummary}
+
+// ParseKind reads a kind name (either case; plural accepted).
+func ParseKind(s string) (Kind, bool) {
+	s = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), "s")
+	for _, k := range Kinds {
+		if string(k) == s {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Record is one searchable text of a session. Text is stripped of private
+// blocks, valid UTF-8 without NUL bytes; low is Text folded.
+type Record struct {
+	Session string
+	// ID is the bottle id that expands the record: "t17", "u3" (a turn's
+	// user words, mid-turn ones too), "a3", "102401", "s12".
+	ID   string
+	Kind Kind
+	// Label says more than Kind where it helps: the tool's name, "mid-turn",
+	// "command", "bash", the sender of another party's message ("Teammate
+	// team-lead"), an observation's type.
+	Label string
+	Time  time.Time
+	Text  string
+	// Paths are a tool call's path inputs (file_path, path, notebook_path),
+	// stripped, for the file filter.
+	Paths []string
+	// seq orders the records of one session (file order, then stored order).
+	seq int
+	low string
+}
+
+func newRecord(r Record) Record {
+	r.Text = cleanText(r.Text)
+	r.low = Fold(r.Text)
+	return r
+}
+
+// transcriptInfo is what a read of a transcript tells beside its records.
+type transcriptInfo struct {
+	prompts int
+	cwd     string
+}
+
+// transcriptRecords reads the transcript at path and hands each record of
+// session id to emit, tool calls as their results arrive, the rest after.
+func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
+	seq := 0
+	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{
+		CaptureTools: func(string) bool { return true },
+		// Each call as its result arrives (one without at the end): its
+		// input is the reader's, so the record copies what it keeps.
+		Observe: func(i int, d *transcript.ToolDetail, result func() string) {
+			d.Result = result()
+			emit(toolRecord(id, i, d, own))
+		},
+		NoDigests: true,
+	})
+	if err != nil {
+		return transcriptInfo{}, err
+	}
+	seq = len(t.Tools)
+	turn := 0
+	var reply strings.Builder
+	var replyTime time.Time
+	flush := func() {
+		if reply.Len() > 0 {
+			emit(newRecord(Record{Session: id, ID: "a" + strconv.Itoa(turn), Kind: KindAssistant, Time: replyTime,
+				Text: reply.String(), seq: seq}))
+			seq++
+			reply.Reset()
+		}
+	}
+	user := func(e transcript.Event, label string) {
+		text := privacy.Strip(e.Text)
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		emit(newRecord(Record{Session: id, ID: "u" + strconv.Itoa(turn), Kind: KindPrompt, Label: label, Time: e.Time,
+			Text: text, seq: seq}))
+		seq++
+	}
+	for _, e := range t.Events {
+		switch e.Kind {
+		case transcript.EvPrompt:
+			flush()
+			turn++
+			user(e, privacy.Strip(e.From))
+		case transcript.EvMidTurn:
+			if e.From != "" {
+				user(e, privacy.Strip(e.From))
+				continue
+			}
+			user(e, "mid-turn")
+		case transcript.EvAnswer:
+			user(e, "answer")
+		case transcript.EvCommand:
+			user(e, "command")
+		case transcript.EvBash:
+			user(e, "bash")
+		case transcript.EvAssistant:
+			for _, b := range e.Blocks {
+				b = privacy.Strip(b)
+				if strings.TrimSpace(b) == "" {
+					continue
+				}
+				if reply.Len() == 0 {
+					replyTime = e.Time
+				} else {
+					reply.WriteString("\n\n")
+				}
+				reply.WriteString(b)
+			}
+		}
+	}
+	flush()
+	return transcriptInfo{prompts: t.Prompts, cwd: t.Cwd}, nil
+}
+
+// pathKeys are the tool input fields that name a file.
+var pathKeys = map[string]bool{"file_path": true, "path": true, "notebook_path": true}
+
+// toolRecord is tool call i: its name, input values and result, stripped.
+// The result of a call that read bottle's own records (own) is left out.
+func toolRecord(id string, i int, d *transcript.ToolDetail, own *ownRules) Record {
+	var b strings.Builder
+	// The input's values and the result, at most: grown once.
+	b.Grow(len(d.Name) + len(d.Input) + 1 + len(d.Result))
+	b.WriteString(privacy.Strip(d.Name))
+	var paths []string
+	walkJSON(d.Input, func(key, value string) {
+		value = privacy.Strip(value)
+		if strings.TrimSpace(value) == "" {
+			return
+		}
+		if pathKeys[key] {
+			paths = append(paths, value)
+		}
+		b.WriteString("\n")
+		b.WriteString(value)
+	})
+	if d.HasResult && !own.reads(d.Name, paths) {
+		if r := privacy.Strip(d.Result); strings.TrimSpace(r) != "" {
+			b.WriteString("\n")
+			b.WriteString(r)
+		}
+	}
+	label := privacy.Strip(d.Name)
+	if d.IsError {
+		label += " (error)"
+	}
+	return newRecord(Record{Session: id, ID: "t" + strconv.Itoa(i+1), Kind: KindTool, Label: label, Time: d.Time,
+		Text: b.String(), Paths: paths, seq: i})
+}
+
+// walkJSON calls f with every string and number of a JSON text, and the
+// key of the object field holding it ("" at the top; an array's items get
+// the array's key). The transcript reader hands over validated inputs; on
+// anything else it yields what it can and stops at the end of the text.
+func walkJSON(raw []byte, f func(key, value string)) {
+	var keys []string
+	key := ""
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '"':
+			j := i + 1
+			for j < len(raw) && raw[j] != '"' {
+				if raw[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			body := raw[i+1 : min(j, len(raw))]
+			k := j + 1
+			for k < len(raw) && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\n' || raw[k] == '\r') {
+				k++
+			}
+			if k < len(raw) && raw[k] == ':' {
+				key, i = jsonscan.Decode(body), k
+				continue
+			}
+			f(key, jsonscan.Decode(body))
+			i = j
+		case c == '{' || c == '[':
+			keys = append(keys, key)
+		case c == '}' || c == ']':
+			if n := len(keys); n > 0 {
+				key, keys = keys[n-1], keys[:n-1]
+			}
+		case c == '-' || '0' <= c && c <= '9':
+			j := i + 1
+			for j < len(raw) && (raw[j] == '.' || raw[j] == 'e' || raw[j] == 'E' || raw[j] == '+' || raw[j] == '-' || '0' <= raw[j] && raw[j] <= '9') {
+				j++
+			}
+			f(key, string(raw[i:j]))
+			i = j - 1
+		}
+	}
+}
+
+// storedRecords are the records of a claude-mem session: its observations
+// and summaries, and its prompts when prompts is set (a session without a
+// transcript).
+func storedRecords(s *claudemem.Session, prompts bool, emit func(Record)) {
+	id := s.ContentSessionID
+	seq := 1 << 30 // after the transcript's records
+	if prompts {
+		seen := map[int]bool{}
+		n := 0
+		for _, p := range s.Prompts {
+			if seen[p.Number] {
+				continue
+			}
+			seen[p.Number] = true
+			n++
+			text := privacy.Strip(p.Text)
+			if strings.TrimSpace(text) == "" {
+				continue
+			}
+			emit(newRecord(Record{Session: id, ID: "u" + strconv.Itoa(n), Kind: KindPrompt, Label: "stored",
+				Time: p.Created, Text: text, seq: seq}))
+			seq++
+		}
+	}
+	for _, o := range s.Observations {
+		var b strings.Builder
+		add := func(v string) {
+			if v = strings.TrimSpace(privacy.Strip(v)); v != "" {
+				if b.Len() > 0 {
+					b.WriteString("\n")
+				}
+				b.WriteString(v)
+			}
+		}
+		add(o.Title)
+		add(o.Subtitle)
+		add(o.Narrative)
+		add(o.Text)
+		for _, l := range [][]string{o.Facts, o.Concepts, o.FilesRead, o.FilesModified} {
+			for _, v := range l {
+				add(v)
+			}
+		}
+		if b.Len() == 0 {
+			continue
+		}
+		emit(newRecord(Record{Session: id, ID: strconv.FormatInt(o.ID, 10), Kind: KindObservation,
+			Label: strings.TrimSpace(privacy.Strip(o.Type)), Time: o.Created, Text: b.String(), seq: seq}))
+		seq++
+	}
+	for _, sm := range s.Summaries {
+		var b strings.Builder
+		for _, f := range []string{sm.Request, sm.Investigated, sm.Learned, sm.Completed, sm.NextSteps, sm.Notes} {
+			if v := strings.TrimSpace(privacy.Strip(f)); v != "" {
+				if b.Len() > 0 {
+					b.WriteString("\n")
+				}
+				b.WriteString(v)
+			}
+		}
+		if b.Len() == 0 {
+			continue
+		}
+		emit(newRecord(Record{Session: id, ID: "s" + strconv.FormatInt(sm.ID, 10), Kind: KindSummary,
+			Time: sm.Created, Text: b.String(), seq: seq}))
+		seq++
+	}
+}

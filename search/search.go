@@ -1,0 +1,406 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"bottle/claudemem"
+	"bottle/locate"
+)
+
+// Limits of a page of hits.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 200
+)
+
+// Source is one session to search.
+type Source struct {
+	ID string
+	// Transcript is the session's transcript ("" when it has none).
+	Transcript string
+}
+
+// Options say what [Search] looks for, and where.
+type Options struct {
+	Query   Query
+	Sources []Source
+	// DB is claude-mem's database, open; nil searches transcripts only.
+	DB *claudemem.DB
+	// DBPath names the database, for the index's change check.
+	DBPath string
+	// Kinds limits the records searched (nil: every kind).
+	Kinds []Kind
+	// File, when set, limits the search to tool calls whose path input is
+	// File or ends with it at a path separator.
+	File string
+	// Limit and Offset select the page of hits (Limit 0: DefaultLimit).
+	Limit, Offset int
+	// Own names the tool calls that read bottle's own records.
+	Own Own
+	// Store, when set, answers the search (see [Store]); when it cannot,
+	// the sources are scanned.
+	Store *Store
+}
+
+// Own names the tool calls that read bottle's own records: a Read of a
+// file in the bottles folder, and bottle's own tools. Their results are
+// copies of the session's record (a bottle, a page of one, search hits,
+// expanded records), so only their inputs are searched: otherwise every
+// compaction would add another copy of the bottle to the hits.
+type Own struct {
+	// BottlesDir is the bottles folder ("": no Read is bottle's own).
+	BottlesDir string
+	// Tools are bottle's tools as the model calls them, every install's
+	// names.
+	Tools []string
+}
+
+// ownRules are Own, ready to apply: the folder cleaned and with its
+// symlinks resolved, the tools as a set.
+type ownRules struct {
+	dirs  []string
+	tools map[string]bool
+	k     string
+}
+
+func newOwnRules(o Own) *ownRules {
+	r := &ownRules{tools: map[string]bool{}}
+	if o.BottlesDir != "" && filepath.IsAbs(o.BottlesDir) {
+		d := filepath.Clean(o.BottlesDir)
+		r.dirs = append(r.dirs, d)
+		if real, err := filepath.EvalSymlinks(d); err == nil && real != d {
+			r.dirs = append(r.dirs, real)
+		}
+	}
+	for _, t := range o.Tools {
+		r.tools[t] = true
+	}
+	names := slices.Sorted(maps.Keys(r.tools))
+	r.k = strings.Join(r.dirs, "\x00") + "\x01" + strings.Join(names, "\x00")
+	return r
+}
+
+// key identifies the rules, for the index.
+func (r *ownRules) key() string {
+	if r == nil {
+		return ""
+	}
+	return r.k
+}
+
+// reads reports whether a call of tool with the path inputs paths read
+// bottle's own records: one of bottle's tools, or a Read of a file in the
+// bottles folder (the path as given, cleaned: the file may be gone since).
+func (r *ownRules) reads(tool string, paths []string) bool {
+	if r == nil {
+		return false
+	}
+	if r.tools[tool] {
+		return true
+	}
+	if tool != "Read" {
+		return false
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		for _, d := range r.dirs {
+			if rel, err := filepath.Rel(d, p); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Hit is one record that matched, without its text.
+type Hit struct {
+	Session, ID string
+	Kind        Kind
+	Label       string
+	Time        time.Time
+	// Snippet is at most SnippetChars characters of the record around its
+	// first match, on one line, the match between « and ».
+	Snippet string
+	Score   float64
+	seq     int
+	// text and low are kept until the page's snippets are made; a hit of a
+	// streamed source has its snippet at once.
+	text, low string
+}
+
+// Result is one page of hits.
+type Result struct {
+	Hits []Hit
+	// Total counts every hit of the query; Records the records searched
+	// (after the kinds and file filters); Sessions the sessions read.
+	Total, Records, Sessions int
+	// Notes name sources that could not be read (the others were searched).
+	Notes []string
+}
+
+// Search runs a query over o.Sources: every record of each (see the package
+// comment), filtered by kinds and file, ranked, and cut to the page. With
+// ix, records come from (and go into) the index. A source that cannot be
+// read is named in Result.Notes; the error is for a cancelled context.
+func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
+	if len(o.Query.Terms) == 0 {
+		return nil, ErrEmptyQuery
+	}
+	if o.Store != nil {
+		res, err := o.Store.search(ctx, o)
+		if err == nil {
+			return res, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !errors.Is(err, errBuilding) {
+			o.Store.broken(err)
+			o.Store.log("search index %s: %v: searched the sources instead", o.Store.path, err)
+		}
+	}
+	m := newMatcher(o)
+	res := &Result{}
+	var dbst stamp
+	if ix != nil && o.DB != nil {
+		dbst = ix.checkDB(o.DBPath)
+	}
+	wantT, wantS := m.wants(KindPrompt, KindAssistant, KindTool), o.DB != nil && m.wants(KindObservation, KindSummary, KindPrompt)
+	if ix != nil {
+		ix.prefetch(ctx, o, m.own, dbst, wantT && len(o.Sources) > 1, wantS)
+	}
+	for _, src := range o.Sources {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res.Sessions++
+		if src.Transcript != "" && wantT {
+			if err := ix.transcript(ctx, src, m); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				res.Notes = append(res.Notes, fmt.Sprintf("session %s: %v", src.ID, err))
+			}
+		}
+		if wantS {
+			if err := ix.storedRecs(ctx, o.DB, dbst, src, m.add); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				res.Notes = append(res.Notes, fmt.Sprintf("session %s: claude-mem's database: %v", src.ID, err))
+			}
+		}
+	}
+	res.Records, res.Total = m.n, len(m.hits)
+	m.rank()
+	limit := o.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	if o.Offset < len(m.hits) {
+		res.Hits = m.hits[max(o.Offset, 0):min(max(o.Offset, 0)+limit, len(m.hits))]
+	}
+	for i := range res.Hits {
+		h := &res.Hits[i]
+		if h.Snippet == "" {
+			h.Snippet = snippet(h.text, h.low, o.Query.Terms)
+		}
+		h.text, h.low = "", ""
+	}
+	return res, nil
+}
+
+// matcher collects the hits of a query and the statistics BM25 needs.
+type matcher struct {
+	q               Query
+	terms, excluded []needle
+	kinds           map[Kind]bool // nil: all
+	file            string
+	eager           bool // make snippets as hits come (the records are not kept)
+	own             *ownRules
+	n               int // records searched
+	sum             int // their folded length
+	df              []int
+	hits            []Hit
+	// tf and lens of the hits, for scoring at the end.
+	tf   [][]int
+	lens []int
+}
+
+func newMatcher(o Options) *matcher {
+	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms)), own: newOwnRules(o.Own)}
+	for _, t := range o.Query.Terms {
+		m.terms = append(m.terms, newNeedle(t))
+	}
+	for _, t := range o.Query.Excluded {
+		m.excluded = append(m.excluded, newNeedle(t))
+	}
+	if len(o.Kinds) > 0 {
+		m.kinds = map[Kind]bool{}
+		for _, k := range o.Kinds {
+			m.kinds[k] = true
+		}
+	}
+	if o.File != "" {
+		m.file = filepath.ToSlash(filepath.Clean(o.File))
+		m.kinds = map[Kind]bool{KindTool: true}
+	}
+	return m
+}
+
+// wants reports whether any of kinds is searched.
+func (m *matcher) wants(kinds ...Kind) bool {
+	if m.kinds == nil {
+		return true
+	}
+	for _, k := range kinds {
+		if m.kinds[k] {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *matcher) add(r Record) {
+	if m.kinds != nil && !m.kinds[r.Kind] || m.file != "" && !matchesFile(r.Paths, m.file) {
+		return
+	}
+	m.n++
+	m.sum += len(r.low)
+	all := true
+	for i, t := range m.terms {
+		if t.index(r.low) >= 0 {
+			m.df[i]++
+		} else {
+			all = false
+		}
+	}
+	if !all {
+		return
+	}
+	for _, t := range m.excluded {
+		if t.index(r.low) >= 0 {
+			return
+		}
+	}
+	tf := make([]int, len(m.q.Terms))
+	for i, t := range m.terms {
+		tf[i] = t.count(r.low)
+	}
+	h := Hit{Session: r.Session, ID: r.ID, Kind: r.Kind, Label: r.Label, Time: r.Time, seq: r.seq}
+	// The first hits keep their record's text, for the page's snippets;
+	// later ones get theirs at once, so that a word found in most records
+	// does not keep every record's text alive.
+	if m.eager || len(m.hits) >= keepText {
+		h.Snippet = snippet(r.Text, r.low, m.q.Terms)
+	} else {
+		h.text, h.low = r.Text, r.low
+	}
+	m.hits = append(m.hits, h)
+	m.tf = append(m.tf, tf)
+	m.lens = append(m.lens, len(r.low))
+}
+
+// keepText is how many hits keep their record's text until the page is
+// cut.
+const keepText = 1024
+
+// BM25's parameters, the usual ones.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// rank scores the hits by BM25 and sorts them: best first, ties newest
+// first, then by session and file order.
+func (m *matcher) rank() {
+	if len(m.hits) == 0 {
+		return
+	}
+	avg, idf := bm25Stats(m.n, m.sum, m.df)
+	for h := range m.hits {
+		m.hits[h].Score = bm25(idf, m.tf[h], m.lens[h], avg)
+	}
+	slices.SortStableFunc(m.hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), b.Time.Compare(a.Time), strings.Compare(a.Session, b.Session),
+			cmp.Compare(a.seq, b.seq), strings.Compare(a.ID, b.ID))
+	})
+}
+
+// bm25Stats are the average record length and the terms' idf over n
+// records of total length sum, df[i] of which hold term i.
+func bm25Stats(n, sum int, df []int) (avg float64, idf []float64) {
+	avg = float64(sum) / float64(max(n, 1))
+	idf = make([]float64, len(df))
+	for i, d := range df {
+		idf[i] = math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
+	}
+	return avg, idf
+}
+
+// bm25 is the score of a record of length n holding term i tf[i] times.
+func bm25(idf []float64, tf []int, n int, avg float64) float64 {
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(n)/max(avg, 1))
+	s := 0.0
+	for i, t := range tf {
+		f := float64(t)
+		s += idf[i] * f * (bm25K1 + 1) / (f + norm)
+	}
+	// Rounded, so that scores equal in all but float noise tie.
+	return math.Round(s*1e9) / 1e9
+}
+
+// matchesFile reports whether a path input is file or ends with /file
+// (file cleaned, with forward slashes).
+func matchesFile(paths []string, file string) bool {
+	for _, p := range paths {
+		p = filepath.ToSlash(filepath.Clean(p))
+		if p == file || strings.HasSuffix(p, "/"+file) || !filepath.IsAbs(p) && strings.HasSuffix(file, "/"+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScopeSources lists the sessions of a scope wider than one session:
+// "project", every session of the project at cwd ([locate.SessionsWith]);
+// "all", every project's ([locate.AllSessions]). The sessions claude-mem
+// alone holds come from db (nil: none), listed once per state of the
+// database at dbPath when ix is set. Transcripts come from
+// <config>/projects/ only (regular files directly in a project folder).
+func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem.DB, dbPath, scope, cwd string) []Source {
+	project := ""
+	if scope == "project" {
+		project = locate.ClaudeMemProject(cwd)
+	}
+	var stored []claudemem.SessionInfo
+	if db != nil {
+		stored = ix.storedSessions(ctx, db, dbPath, project)
+	}
+	var refs []locate.SessionRef
+	if scope == "project" {
+		refs = locate.SessionsWith(env, stored, cwd)
+	} else {
+		refs = locate.AllSessions(env, stored)
+	}
+	out := make([]Source, len(refs))
+	for i, r := range refs {
+		out[i] = Source{ID: r.ID, Transcript: r.Transcript}
+	}
+	return out
+}
+
+// errStale: a source changed while it was read.
+var errStale = errors.New("changed while it was read")
