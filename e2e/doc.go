@@ -4,9 +4,11 @@
 // install --scope project" with the freshly built hookbin and mcpserver; as the
 // plugin, by "claude plugin marketplace add" of a copy of the repository's
 // marketplace (the binaries in plugin/libexec) and "claude plugin install
-// bottle@bottle"; and the same from the folder scripts/release.sh writes
-// (BOTTLE_E2E_RELEASE names one; else it is built for this platform), with no
-// go command on the PATH Claude Code and the launcher get. The test drives a
+// bottle@bottle"; and as a user without Go installs a release: the folder
+// scripts/release.sh writes (BOTTLE_E2E_RELEASE names one; else it is built
+// for this platform) committed by scripts/release-branch.sh to the
+// plugin-release branch of a git repository served on 127.0.0.1, added by its
+// URL, with no go command on the PATH Claude Code and the launcher get. The test drives a
 // session through tool calls, auto and manual compaction (/compact with the
 // user's own instructions), resume and /clear, without and with a claude-mem
 // database, with the PreCompact steering on and off, and checks what the model

@@ -93,8 +93,9 @@ func TestClaudeCode(t *testing.T) {
 	// Each install mode once, with and without claude-mem, and steering
 	// the compaction summary off in one world of each kind of install: by
 	// $BOTTLE_STEER_COMPACT and by the plugin's userConfig. The standalone
-	// worlds of both kinds grant no permission for Read or bottle's tools:
-	// bottle's PreToolUse hook alone lets the model read its bottle.
+	// worlds of both kinds and the release world (installed from a git URL,
+	// as a user without Go does) grant no permission for Read or bottle's
+	// tools: bottle's PreToolUse hook alone lets the model read its bottle.
 	for _, mode := range []struct {
 		name string
 		mem  bool
@@ -103,7 +104,7 @@ func TestClaudeCode(t *testing.T) {
 		{"standalone", false, viaSettings.withoutRules()},
 		{"claude-mem", true, viaSettings.steeringOff()},
 		{"plugin-standalone", false, viaPlugin.withoutRules()},
-		{"release-claude-mem", true, viaRelease.steeringOff()},
+		{"release-claude-mem", true, viaRelease.steeringOff().withoutRules()},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			start := time.Now()

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +26,9 @@ type installMode struct {
 	// kind is "settings" (hookbin install --scope project), "plugin" (the
 	// repository's marketplace, copied, with the built binaries in
 	// plugin/libexec) or "release" (the folder scripts/release.sh writes,
-	// with no Go on the PATH Claude Code, the hooks and the server get).
+	// committed by scripts/release-branch.sh and added from a git URL on
+	// 127.0.0.1, with no Go on the PATH Claude Code, the hooks and the
+	// server get).
 	kind string
 	// server is the MCP server's name in Claude Code; prefix goes before
 	// each tool's name.
@@ -92,12 +96,14 @@ const releaseEnv = "BOTTLE_E2E_RELEASE"
 func (w *world) installPlugin() {
 	t := w.t
 	t.Helper()
-	market := w.pluginClone()
+	var market string
 	if w.mode.kind == "release" {
-		market = w.releaseFolder()
+		market = w.serveRelease(w.releaseFolder())
 		if out, err := w.command("sh", "-c", "command -v go").CombinedOutput(); err == nil {
 			t.Fatalf("release mode: go is on the PATH claude gets: %s", out)
 		}
+	} else {
+		market = w.pluginClone()
 	}
 	w.cli("plugin", "marketplace", "add", market)
 	install := []string{"plugin", "install", "bottle@bottle"}
@@ -111,8 +117,20 @@ func (w *world) installPlugin() {
 		Plugins map[string][]struct{ Scope, InstallPath string }
 	}
 	readJSON(t, filepath.Join(config, "plugins", "installed_plugins.json"), &installed)
-	if recs := installed.Plugins["bottle@bottle"]; len(recs) != 1 || recs[0].Scope != "user" {
+	recs := installed.Plugins["bottle@bottle"]
+	if len(recs) != 1 || recs[0].Scope != "user" {
 		t.Fatalf("installed_plugins.json after install: %+v, want one user-scope bottle@bottle", installed.Plugins)
+	}
+	if w.mode.kind == "release" {
+		// A git marketplace runs from Claude Code's copy of the plugin.
+		cache := filepath.Join(config, "plugins", "cache") + string(filepath.Separator)
+		if !strings.HasPrefix(recs[0].InstallPath, cache) {
+			t.Fatalf("installed from %s, want a copy under %s", recs[0].InstallPath, cache)
+		}
+		if _, err := os.Stat(filepath.Join(recs[0].InstallPath, "libexec", runtime.GOOS+"-"+runtime.GOARCH, "hookbin")); err != nil {
+			t.Fatalf("the installed plugin has no binary for this platform: %v", err)
+		}
+		w.pluginRoot = recs[0].InstallPath
 	}
 	var settings struct {
 		EnabledPlugins map[string]bool
@@ -203,6 +221,37 @@ func (w *world) releaseFolder() string {
 		t.Fatalf("release folder %s has no hookbin for this platform: %v", dir, err)
 	}
 	return dir
+}
+
+// serveRelease publishes a release folder as the release workflow does
+// (scripts/release-branch.sh commits it to the plugin-release branch) into
+// a bare repository, serves that over git's smart HTTP on 127.0.0.1 and
+// returns the URL a user adds: the same two commands as from the real
+// repository, with no Go.
+func (w *world) serveRelease(folder string) string {
+	t := w.t
+	t.Helper()
+	repo := filepath.Join(w.root, "git", "bottle.git")
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := exec.CommandContext(t.Context(), "git", args...).Output()
+		if err != nil {
+			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "--bare", repo)
+	cmd := exec.CommandContext(t.Context(), "sh", filepath.Join("..", "scripts", "release-branch.sh"), folder, repo)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if out, err := cmd.Output(); err != nil || len(bytes.TrimSpace(out)) != 40 {
+		t.Fatalf("scripts/release-branch.sh: %v, printed %q\n%s", err, out, stderr.String())
+	}
+	backend := filepath.Join(git("--exec-path"), "git-http-backend")
+	srv := httptest.NewServer(&cgi.Handler{Path: backend,
+		Env: []string{"GIT_PROJECT_ROOT=" + filepath.Dir(repo), "GIT_HTTP_EXPORT_ALL=1"}})
+	t.Cleanup(srv.Close)
+	return srv.URL + "/bottle.git#plugin-release"
 }
 
 // command is a command run in the project with the claude runs' environment.

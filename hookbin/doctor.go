@@ -19,6 +19,7 @@ import (
 	"bottle/claudemem"
 	"bottle/internal/claudesettings"
 	"bottle/internal/hooklog"
+	"bottle/internal/permit"
 	"bottle/locate"
 	"bottle/render"
 )
@@ -375,7 +376,7 @@ func hookLine(spec claudesettings.Hook, label string, found []claudesettings.Reg
 // environment, else the option of the active plugin in its settings.
 func checkAllowReads(env locate.Env, pl claudesettings.Plugins, plugin pluginView) checkLine {
 	const what = "reads of bottle's record: "
-	off := allowReadsOff(env)
+	off := permit.Off(env)
 	if off == "" && plugin.active != "" {
 		if v, file, ok := pl.Option(plugin.active, allowReadsOption); ok && optionOff(v) {
 			off = "the plugin option " + allowReadsOption + "=" + string(v) + " (" + file + ")"
@@ -408,7 +409,7 @@ func optionOff(raw []byte) bool {
 	case float64:
 		return v == 0
 	case string:
-		return isOff(v)
+		return permit.IsOff(v)
 	}
 	return false
 }

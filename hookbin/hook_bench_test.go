@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bottle/internal/gentranscript"
+	"bottle/internal/hookio"
 )
 
 // Benchmarks of the hooks in process: everything but the process start
@@ -33,7 +34,7 @@ func benchWorld(b *testing.B) (config, data string) {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(abandoned.Wait)
+	b.Cleanup(hookio.Abandoned.Wait)
 	return config, data
 }
 

@@ -14,11 +14,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"bottle/bottles"
+	"bottle/internal/hookio"
 	"bottle/internal/hooklog"
 	"bottle/locate"
 	"bottle/privacy"
@@ -42,15 +42,8 @@ const deadlineEnv = "BOTTLE_HOOK_DEADLINE"
 // under bottle's plugin the model sees other tool names (render.MCPNames).
 const pluginRootEnv = "CLAUDE_PLUGIN_ROOT"
 
-// maxPayload bounds the payload read from stdin (real ones are under 1 KB).
-const maxPayload = 1 << 20
-
 // renderBottle renders a bottle. Tests replace it to make a render slow.
 var renderBottle = render.Render
-
-// abandoned counts hook work still running after its deadline. main exits
-// without waiting for it; tests wait, so that no work outlives its test.
-var abandoned sync.WaitGroup
 
 // hookPayload is the part of a hook's stdin JSON the hooks use
 // (reference/transcript-format.md §12); other fields are ignored.
@@ -194,7 +187,7 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 	got := make(chan hookPayload, 1)
 	var o outcome
 	var finished bool
-	o.res, finished, o.err = bounded(ctx, func() (hookResult, error) {
+	o.res, finished, o.err = hookio.Bounded(ctx, func() (hookResult, error) {
 		p, err := readPayload(stdin)
 		if err != nil {
 			return hookResult{}, err
@@ -249,35 +242,6 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 	return nil
 }
 
-// bounded runs work in a goroutine, a panic in it becoming an error, and
-// returns what it returns; finished is false when ctx ends first, and the
-// work is then abandoned (main exits without waiting for it).
-func bounded[T any](ctx context.Context, work func() (T, error)) (res T, finished bool, err error) {
-	type outcome struct {
-		res T
-		err error
-	}
-	done := make(chan outcome, 1)
-	abandoned.Add(1)
-	go func() {
-		defer abandoned.Done()
-		var o outcome
-		defer func() {
-			if r := recover(); r != nil {
-				o = outcome{err: fmt.Errorf("panic: %v", r)}
-			}
-			done <- o
-		}()
-		o.res, o.err = work()
-	}()
-	select {
-	case o := <-done:
-		return o.res, true, o.err
-	case <-ctx.Done():
-		return res, false, nil
-	}
-}
-
 // homeless reports whether the folders a hook reads and writes are unknown:
 // without HOME (and the variables that stand in for it) Env's defaults are
 // relative paths, which would resolve against the hook's working directory.
@@ -307,51 +271,20 @@ func hookDeadline(flagValue time.Duration, env locate.Env, def time.Duration) (d
 // readPayload reads and decodes the hook payload.
 func readPayload(r io.Reader) (hookPayload, error) {
 	var p hookPayload
-	data, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
+	data, err := io.ReadAll(io.LimitReader(r, hookio.MaxPayload+1))
 	if err != nil {
 		return p, fmt.Errorf("read payload: %w", err)
 	}
-	if len(data) > maxPayload {
-		return p, fmt.Errorf("payload over %d bytes", maxPayload)
+	if len(data) > hookio.MaxPayload {
+		return p, fmt.Errorf("payload over %d bytes", hookio.MaxPayload)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return p, errors.New("empty payload on stdin")
 	}
 	if err := json.Unmarshal(data, &p); err != nil {
-		return p, payloadError(err)
+		return p, hookio.PayloadError(err)
 	}
 	return p, nil
-}
-
-// payloadError says in words what is wrong with a payload that does not
-// decode, for the log line of someone who piped the wrong thing in.
-func payloadError(err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("payload is not JSON: %v (at byte %d); Claude Code sends one JSON object", syn, syn.Offset)
-	case errors.As(err, &typ) && typ.Field == "":
-		return fmt.Errorf("payload is a JSON %s, not the JSON object Claude Code sends", typ.Value)
-	case errors.As(err, &typ):
-		return fmt.Errorf("payload field %q is a JSON %s, not a %s", typ.Field, typ.Value, jsonKind(typ.Type.Kind().String()))
-	}
-	return fmt.Errorf("payload does not decode: %v", err)
-}
-
-// jsonKind names a Go kind as JSON would.
-func jsonKind(kind string) string {
-	switch kind {
-	case "string":
-		return "string"
-	case "bool":
-		return "boolean"
-	case "map", "struct":
-		return "object"
-	case "slice", "array":
-		return "array"
-	}
-	return "number"
 }
 
 // sessionStart renders the bottle after a compaction and answers with the
@@ -464,25 +397,7 @@ func sessionStartAnswer(additionalContext string) ([]byte, error) {
 		HookEventName     string `json:"hookEventName"`
 		AdditionalContext string `json:"additionalContext"`
 	}
-	return encodeAnswer(specific{HookEventName: "SessionStart", AdditionalContext: additionalContext})
-}
-
-// encodeAnswer is a hook's JSON answer {"hookSpecificOutput": specific},
-// one line.
-func encodeAnswer(specific any) ([]byte, error) {
-	out := struct {
-		HookSpecificOutput any `json:"hookSpecificOutput"`
-	}{specific}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	// The values are text for the model and the user: "\u003c" for "<"
-	// would be valid JSON too, but longer and harder to read in Claude
-	// Code's debug log.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return nil, fmt.Errorf("encode answer: %w", err)
-	}
-	return buf.Bytes(), nil
+	return hookio.EncodeAnswer(specific{HookEventName: "SessionStart", AdditionalContext: additionalContext})
 }
 
 // stopRender re-renders the bottle after a turn: a live session diary.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"bottle/claudemem/memtest"
+	"bottle/internal/hookio"
 	"bottle/internal/hooklog"
 	"bottle/locate"
 	"bottle/render"
@@ -39,7 +40,7 @@ func newHookWorld(t *testing.T) *hookWorld {
 		t.Setenv(k, v)
 	}
 	// Work abandoned at a deadline must end before the test's folders go.
-	t.Cleanup(abandoned.Wait)
+	t.Cleanup(hookio.Abandoned.Wait)
 	return w
 }
 
@@ -378,7 +379,7 @@ func TestHookBadPayloads(t *testing.T) {
 		{"NoSession", `{"source": "compact", "reason": "other"}`},
 		{"TraversalID", `{"session_id": "../../etc/passwd", "source": "compact", "reason": "clear"}`},
 		{"NewlineID", `{"session_id": "abc\nerror: forged", "source": "compact"}`},
-		{"Oversized", `{"session_id": "abc", "source": "compact", "x": "` + strings.Repeat("a", maxPayload) + `"}`},
+		{"Oversized", `{"session_id": "abc", "source": "compact", "x": "` + strings.Repeat("a", hookio.MaxPayload) + `"}`},
 		{"InvalidUTF8", "{\"session_id\": \"a\xffb\", \"source\": \"compact\"}"},
 	}
 	for _, cmd := range []string{"session-start", "stop", "session-end"} {

@@ -1,246 +1,28 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"path/filepath"
-	"strings"
-	"syscall"
-	"time"
 
-	"bottle/internal/hooklog"
+	"bottle/internal/permit"
 	"bottle/locate"
 	"bottle/render"
 )
 
-// The switches of the PreToolUse hook: the environment variable, and the
-// plugin's userConfig option allow_bottle_reads as Claude Code passes it to
-// the plugin's hooks.
+// The switches of the PreToolUse hook (see package permit).
 const (
-	allowReadsEnv       = "BOTTLE_ALLOW_READS"
-	allowReadsOption    = "allow_bottle_reads"
-	allowReadsOptionEnv = "CLAUDE_PLUGIN_OPTION_ALLOW_BOTTLE_READS"
+	allowReadsEnv       = permit.Env
+	allowReadsOption    = permit.Option
+	allowReadsOptionEnv = permit.OptionEnv
 )
 
-// preToolUseDeadline bounds the PreToolUse hook: Claude Code holds the tool
-// call until it answers, on every Read.
-const preToolUseDeadline = time.Second
-
-const preToolUseUsage = `usage: hookbin pre-tool-use < payload.json
-
-A Claude Code hook (PreToolUse, matcher Read and bottle's MCP tools). It lets
-the model read bottle's own record without a permission prompt: it answers
-permissionDecision "allow" for a Read of a regular file inside the bottles
-folder (symlinks and ".." resolved, a relative path against the payload's cwd)
-and for bottle's MCP tools (` + "mcp__bottle__<tool>, mcp__plugin_bottle_bottle__<tool>" + `).
-For every other call, and for a malformed payload, it prints nothing: Claude
-Code's own permission rules decide. Off with ` + allowReadsEnv + `=0 or the
-plugin option ` + allowReadsOption + `=false.
-
-It always exits 0, and logs to <claude-mem data>/logs/bottle.log only when it
-fails (it runs on every Read).
-`
-
-// toolCall is the part of a PreToolUse payload the hook reads.
-type toolCall struct {
-	SessionID string          `json:"session_id"`
-	Cwd       string          `json:"cwd"`
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
+// preToolUseRules are the PreToolUse hook's rules in env.
+func preToolUseRules(env locate.Env) permit.Rules {
+	return permit.Rules{Env: env, OwnTool: render.OwnTool, ValidID: locate.ValidID}
 }
 
-// parseToolCall decodes a PreToolUse payload.
-func parseToolCall(data []byte) (toolCall, error) {
-	var c toolCall
-	if len(bytes.TrimSpace(data)) == 0 {
-		return c, errors.New("empty payload on stdin")
-	}
-	if err := json.Unmarshal(data, &c); err != nil {
-		return c, payloadError(err)
-	}
-	if c.ToolName == "" {
-		return c, errors.New("payload has no tool_name")
-	}
-	return c, nil
-}
-
-// readPath is the file a Read call names ("" when it names none).
-func (c toolCall) readPath() string {
-	var in struct {
-		FilePath string `json:"file_path"`
-	}
-	if json.Unmarshal(c.ToolInput, &in) != nil {
-		return ""
-	}
-	return in.FilePath
-}
-
+// runPreToolUse is `hookbin pre-tool-use`. The plugin's launcher runs the
+// same hook from its own binary (./pretooluse), which starts faster.
 func runPreToolUse(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
-	for _, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" {
-			fmt.Fprint(stdout, preToolUseUsage)
-			return nil
-		}
-	}
-	if allowReadsOff(env) != "" {
-		return nil
-	}
-	start := time.Now()
-	// A closed stdout would otherwise kill the process with SIGPIPE.
-	signal.Ignore(syscall.SIGPIPE)
-	ctx, cancel := context.WithTimeout(ctx, preToolUseDeadline)
-	defer cancel()
-	var sid string
-	answer, finished, err := bounded(ctx, func() ([]byte, error) {
-		data, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
-		switch {
-		case err != nil:
-			return nil, fmt.Errorf("read payload: %w", err)
-		case len(data) > maxPayload:
-			return nil, fmt.Errorf("payload over %d bytes", maxPayload)
-		}
-		c, err := parseToolCall(data)
-		sid = c.SessionID
-		if err != nil {
-			return nil, err
-		}
-		if reason := allowReason(env, c); reason != "" {
-			return preToolUseAnswer(reason)
-		}
-		return nil, nil
-	})
-	if !finished {
-		err = fmt.Errorf("deadline exceeded (%v)", preToolUseDeadline)
-		if context.Cause(ctx) != context.DeadlineExceeded {
-			err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
-		}
-	}
-	if err == nil && answer != nil {
-		_, err = stdout.Write(answer)
-	}
-	if err != nil && filepath.IsAbs(env.LogPath()) {
-		logged := ""
-		if finished && locate.ValidID(sid) { // abandoned work may still write sid
-			logged = sid
-		}
-		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: logged,
-			Duration: time.Since(start), Outcome: "error: " + err.Error()})
-	}
-	return nil
-}
-
-// allowReadsOff names the setting that turns the PreToolUse hook off, or
-// returns "".
-func allowReadsOff(env locate.Env) string {
-	for _, k := range []string{allowReadsEnv, allowReadsOptionEnv} {
-		if isOff(env.Get(k)) {
-			return k + "=" + env.Get(k)
-		}
-	}
-	return ""
-}
-
-// isOff reports whether a switch's value turns it off.
-func isOff(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "0", "false", "off", "no":
-		return true
-	}
-	return false
-}
-
-// allowReason is why bottle lets call through without asking, or "" when
-// bottle decides nothing about it.
-func allowReason(env locate.Env, c toolCall) string {
-	if tool := render.OwnTool(c.ToolName); tool != "" {
-		return "bottle: " + tool + " is one of bottle's own MCP tools (reading the session record)"
-	}
-	if c.ToolName != "Read" {
-		return ""
-	}
-	dir, ok := bottleFile(env, c.Cwd, c.readPath())
-	if !ok {
-		return ""
-	}
-	return "bottle: reading a session record in bottle's bottles folder " + dir
-}
-
-// bottleFile reports whether path (relative paths against cwd) is a regular
-// file inside the bottles folder, both resolved, and returns the folder.
-// The path must resolve inside it both as the system reads it and as it
-// reads once ".." is taken lexically, since a Read may be resolved either
-// way. A bottles folder that is the root, the home folder or above it
-// (a BOTTLE_DIR set too wide) allows nothing.
-func bottleFile(env locate.Env, cwd, path string) (string, bool) {
-	if path == "" || strings.ContainsRune(path, 0) {
-		return "", false
-	}
-	if !filepath.IsAbs(path) {
-		if !filepath.IsAbs(cwd) {
-			return "", false
-		}
-		path = cwd + string(filepath.Separator) + path
-	}
-	dir := env.BottlesDir()
-	if !filepath.IsAbs(dir) {
-		return "", false
-	}
-	rdir, err := filepath.EvalSymlinks(dir)
-	if err != nil || tooWide(rdir, env.Home) {
-		return "", false
-	}
-	paths := []string{path}
-	if clean := filepath.Clean(path); clean != path {
-		paths = append(paths, clean)
-	}
-	for _, p := range paths {
-		rp, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			return "", false
-		}
-		fi, err := os.Stat(rp)
-		if err != nil || !fi.Mode().IsRegular() || !inside(rp, rdir) {
-			return "", false
-		}
-	}
-	return rdir, true
-}
-
-// inside reports whether path lies strictly under dir (both clean and
-// absolute).
-func inside(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// tooWide reports whether the bottles folder dir (resolved) is the root of
-// its file system, or home or one of its ancestors.
-func tooWide(dir, home string) bool {
-	if filepath.Dir(dir) == dir {
-		return true
-	}
-	if home == "" {
-		return false
-	}
-	if rh, err := filepath.EvalSymlinks(home); err == nil {
-		home = rh
-	}
-	return dir == home || inside(home, dir)
-}
-
-// preToolUseAnswer is the PreToolUse hook's JSON answer allowing the call,
-// one line.
-func preToolUseAnswer(reason string) ([]byte, error) {
-	type specific struct {
-		HookEventName            string `json:"hookEventName"`
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
-	}
-	return encodeAnswer(specific{HookEventName: "PreToolUse", PermissionDecision: "allow", PermissionDecisionReason: reason})
+	return permit.Hook(ctx, args, preToolUseRules(env), stdin, stdout)
 }

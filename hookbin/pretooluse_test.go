@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"bottle/internal/claudesettings"
+	"bottle/internal/permit"
 	"bottle/locate"
 	"bottle/render"
 )
@@ -327,11 +328,11 @@ func FuzzPreToolUsePayload(f *testing.F) {
 	}}
 	f.Fuzz(func(t *testing.T, payload string) {
 		payload = strings.ReplaceAll(payload, "BOTTLES", bottles)
-		c, err := parseToolCall([]byte(payload))
+		c, err := permit.Parse([]byte(payload))
 		if err != nil {
 			return
 		}
-		reason := allowReason(env, c)
+		reason := preToolUseRules(env).Reason(c)
 		if reason == "" {
 			return
 		}
@@ -341,7 +342,7 @@ func FuzzPreToolUsePayload(f *testing.F) {
 		if c.ToolName != "Read" {
 			t.Fatalf("allowed tool %q", c.ToolName)
 		}
-		p := c.readPath()
+		p := c.ReadPath()
 		if !filepath.IsAbs(p) {
 			p = c.Cwd + "/" + p
 		}
@@ -350,8 +351,8 @@ func FuzzPreToolUsePayload(f *testing.F) {
 			t.Fatalf("allowed a Read of %q, which does not resolve: %v", p, err)
 		}
 		fi, err := os.Stat(rp)
-		if err != nil || !fi.Mode().IsRegular() || !inside(rp, bottles) {
-			t.Fatalf("allowed a Read of %q (%s), not a regular file inside %s", c.readPath(), rp, bottles)
+		if err != nil || !fi.Mode().IsRegular() || !permit.Inside(rp, bottles) {
+			t.Fatalf("allowed a Read of %q (%s), not a regular file inside %s", c.ReadPath(), rp, bottles)
 		}
 	})
 }

@@ -1,0 +1,264 @@
+package permit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"bottle/internal/folders"
+	"bottle/internal/hookio"
+	"bottle/internal/hooklog"
+)
+
+// The switches of the PreToolUse hook: the environment variable, and the
+// plugin's userConfig option allow_bottle_reads as Claude Code passes it to
+// the plugin's hooks.
+const (
+	Env       = "BOTTLE_ALLOW_READS"
+	Option    = "allow_bottle_reads"
+	OptionEnv = "CLAUDE_PLUGIN_OPTION_ALLOW_BOTTLE_READS"
+)
+
+// deadline bounds the PreToolUse hook: Claude Code holds the tool
+// call until it answers, on every Read.
+const deadline = time.Second
+
+const usage = `usage: hookbin pre-tool-use < payload.json
+
+A Claude Code hook (PreToolUse, matcher Read and bottle's MCP tools). It lets
+the model read bottle's own record without a permission prompt: it answers
+permissionDecision "allow" for a Read of a regular file inside the bottles
+folder (symlinks and ".." resolved, a relative path against the payload's cwd)
+and for bottle's MCP tools (` + "mcp__bottle__<tool>, mcp__plugin_bottle_bottle__<tool>" + `).
+For every other call, and for a malformed payload, it prints nothing: Claude
+Code's own permission rules decide. Off with ` + Env + `=0 or the
+plugin option ` + Option + `=false.
+
+It always exits 0, and logs to <claude-mem data>/logs/bottle.log only when it
+fails (it runs on every Read).
+`
+
+// Call is the part of a PreToolUse payload the hook reads.
+type Call struct {
+	SessionID string          `json:"session_id"`
+	Cwd       string          `json:"cwd"`
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input"`
+}
+
+// Parse decodes a PreToolUse payload.
+func Parse(data []byte) (Call, error) {
+	var c Call
+	if len(bytes.TrimSpace(data)) == 0 {
+		return c, errors.New("empty payload on stdin")
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return c, hookio.PayloadError(err)
+	}
+	if c.ToolName == "" {
+		return c, errors.New("payload has no tool_name")
+	}
+	return c, nil
+}
+
+// ReadPath is the file a Read call names ("" when it names none).
+func (c Call) ReadPath() string {
+	var in struct {
+		FilePath string `json:"file_path"`
+	}
+	if json.Unmarshal(c.ToolInput, &in) != nil {
+		return ""
+	}
+	return in.FilePath
+}
+
+// Rules are what a decision needs besides the call: the folders, and
+// bottle's own MCP tools and session ids, which live in packages that are
+// not leaves.
+type Rules struct {
+	Env folders.Env
+	// OwnTool returns the bare name of one of bottle's MCP tools when name
+	// is that tool as the model calls it under either install, else "".
+	OwnTool func(name string) string
+	// ValidID reports whether a session id may be logged.
+	ValidID func(id string) bool
+}
+
+// Hook runs the PreToolUse hook: the payload on stdin, the answer (or
+// nothing) on stdout. It always returns nil: a hook must not fail Claude
+// Code; failures go to the log.
+func Hook(ctx context.Context, args []string, r Rules, stdin io.Reader, stdout io.Writer) error {
+	env := r.Env
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+	}
+	if Off(env) != "" {
+		return nil
+	}
+	start := time.Now()
+	// A closed stdout would otherwise kill the process with SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	var sid string
+	answer, finished, err := hookio.Bounded(ctx, func() ([]byte, error) {
+		data, err := io.ReadAll(io.LimitReader(stdin, hookio.MaxPayload+1))
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("read payload: %w", err)
+		case len(data) > hookio.MaxPayload:
+			return nil, fmt.Errorf("payload over %d bytes", hookio.MaxPayload)
+		}
+		c, err := Parse(data)
+		sid = c.SessionID
+		if err != nil {
+			return nil, err
+		}
+		if reason := r.Reason(c); reason != "" {
+			return Answer(reason)
+		}
+		return nil, nil
+	})
+	if !finished {
+		err = fmt.Errorf("deadline exceeded (%v)", deadline)
+		if context.Cause(ctx) != context.DeadlineExceeded {
+			err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		}
+	}
+	if err == nil && answer != nil {
+		_, err = stdout.Write(answer)
+	}
+	if err != nil && filepath.IsAbs(env.LogPath()) {
+		logged := ""
+		if finished && r.ValidID != nil && r.ValidID(sid) { // abandoned work may still write sid
+			logged = sid
+		}
+		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: logged,
+			Duration: time.Since(start), Outcome: "error: " + err.Error()})
+	}
+	return nil
+}
+
+// Off names the setting that turns the PreToolUse hook off, or
+// returns "".
+func Off(env folders.Env) string {
+	for _, k := range []string{Env, OptionEnv} {
+		if IsOff(env.Get(k)) {
+			return k + "=" + env.Get(k)
+		}
+	}
+	return ""
+}
+
+// IsOff reports whether a switch's value turns it off.
+func IsOff(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "0", "false", "off", "no":
+		return true
+	}
+	return false
+}
+
+// Reason is why bottle lets c through without asking, or "" when bottle
+// decides nothing about it.
+func (r Rules) Reason(c Call) string {
+	if r.OwnTool != nil {
+		if tool := r.OwnTool(c.ToolName); tool != "" {
+			return "bottle: " + tool + " is one of bottle's own MCP tools (reading the session record)"
+		}
+	}
+	if c.ToolName != "Read" {
+		return ""
+	}
+	dir, ok := bottleFile(r.Env, c.Cwd, c.ReadPath())
+	if !ok {
+		return ""
+	}
+	return "bottle: reading a session record in bottle's bottles folder " + dir
+}
+
+// bottleFile reports whether path (relative paths against cwd) is a regular
+// file inside the bottles folder, both resolved, and returns the folder.
+// The path must resolve inside it both as the system reads it and as it
+// reads once ".." is taken lexically, since a Read may be resolved either
+// way. A bottles folder that is the root, the home folder or above it
+// (a BOTTLE_DIR set too wide) allows nothing.
+func bottleFile(env folders.Env, cwd, path string) (string, bool) {
+	if path == "" || strings.ContainsRune(path, 0) {
+		return "", false
+	}
+	if !filepath.IsAbs(path) {
+		if !filepath.IsAbs(cwd) {
+			return "", false
+		}
+		path = cwd + string(filepath.Separator) + path
+	}
+	dir := env.BottlesDir()
+	if !filepath.IsAbs(dir) {
+		return "", false
+	}
+	rdir, err := filepath.EvalSymlinks(dir)
+	if err != nil || tooWide(rdir, env.Home) {
+		return "", false
+	}
+	paths := []string{path}
+	if clean := filepath.Clean(path); clean != path {
+		paths = append(paths, clean)
+	}
+	for _, p := range paths {
+		rp, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", false
+		}
+		fi, err := os.Stat(rp)
+		if err != nil || !fi.Mode().IsRegular() || !Inside(rp, rdir) {
+			return "", false
+		}
+	}
+	return rdir, true
+}
+
+// Inside reports whether path lies strictly under dir (both clean and
+// absolute).
+func Inside(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// tooWide reports whether the bottles folder dir (resolved) is the root of
+// its file system, or home or one of its ancestors.
+func tooWide(dir, home string) bool {
+	if filepath.Dir(dir) == dir {
+		return true
+	}
+	if home == "" {
+		return false
+	}
+	if rh, err := filepath.EvalSymlinks(home); err == nil {
+		home = rh
+	}
+	return dir == home || Inside(home, dir)
+}
+
+// Answer is the PreToolUse hook's JSON answer allowing the call,
+// one line.
+func Answer(reason string) ([]byte, error) {
+	type specific struct {
+		HookEventName            string `json:"hookEventName"`
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+	}
+	return hookio.EncodeAnswer(specific{HookEventName: "PreToolUse", PermissionDecision: "allow", PermissionDecisionReason: reason})
+}
