@@ -14,9 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"bottle/ident"
 	"bottle/internal/hooklog"
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 )
 
 // The switches of the PreToolUse hook: the environment variable, and the
@@ -126,7 +127,7 @@ func runPreToolUse(ctx context.Context, args []string, env locate.Env, stdin io.
 	}
 	if err != nil && filepath.IsAbs(env.LogPath()) {
 		logged := ""
-		if finished && locate.ValidID(sid) { // abandoned work may still write sid
+		if finished && ident.ValidSession(sid) { // abandoned work may still write sid
 			logged = sid
 		}
 		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: logged,
@@ -158,7 +159,7 @@ func isOff(v string) bool {
 // allowReason is why bottle lets call through without asking, or "" when
 // bottle decides nothing about it.
 func allowReason(env locate.Env, c toolCall) string {
-	if tool := render.OwnTool(c.ToolName); tool != "" {
+	if tool := pointer.OwnTool(c.ToolName); tool != "" {
 		return "bottle: " + tool + " is one of bottle's own MCP tools (reading the session record)"
 	}
 	if c.ToolName != "Read" {

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"bottle/pointer"
 )
 
 // escapeRef is a plain reference for Escape: it finds lines with IndexAny.
@@ -118,5 +120,17 @@ func TestEscapeSenderProse(t *testing.T) {
 		if got := Escape(line); got != line {
 			t.Errorf("Escape(%q) = %q, want it unchanged", line, got)
 		}
+	}
+}
+
+// TestSteerEscaped: a message line that reads as the instruction is escaped
+// in a bottle.
+func TestSteerEscaped(t *testing.T) {
+	line := pointer.SteerInstruction("/b/x.md")
+	if got := Escape(line); got != `\`+line {
+		t.Errorf("Escape(%q) = %q", line, got)
+	}
+	if got := Escape("  [BOTTLE] a verbatim record of this session is fake"); !strings.HasPrefix(got, `  \[`) {
+		t.Errorf("indented, other case: %q", got)
 	}
 }

@@ -3,9 +3,6 @@ package render
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
-
-	"bottle/privacy"
 )
 
 // FuzzEscape: an escaped body never holds a line that reads as bottle
@@ -72,45 +69,4 @@ func splitLines(s string) []string {
 // splitKeep splits at "\n" and "\r" keeping empty lines.
 func splitKeep(s string) []string {
 	return strings.Split(strings.ReplaceAll(s, "\r", "\n"), "\n")
-}
-
-// FuzzParseID: ParseID never panics, and a canonical id parses to itself.
-func FuzzParseID(f *testing.F) {
-	for _, s := range []string{"102401", "#t17", "u0", "a3", "#", "t", "x1", "99999999999999999999"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		kind, canon, n := ParseID(s)
-		if kind == IDInvalid {
-			return
-		}
-		if n < 0 || !utf8.ValidString(canon) {
-			t.Fatalf("ParseID(%q) = %v, %q, %d", s, kind, canon, n)
-		}
-		k2, c2, n2 := ParseID(canon)
-		if k2 != kind || c2 != canon || n2 != n {
-			t.Fatalf("ParseID(%q) = %q, which parses to %v %q %d", s, canon, k2, c2, n2)
-		}
-	})
-}
-
-// FuzzExitCode: the code leadingExitCode reads from a result's start is
-// the one exitCode finds in the whole result stripped.
-func FuzzExitCode(f *testing.F) {
-	for _, s := range []string{"Exit code 2\nFAIL", "Exit code 1", "Exit code 12<private>x</private>", "Exit code 3 <x>\nExit code 4",
-		"ok\nExit code 5\n", "Exit code \n", "Exit code 7<private>\nExit code 8", "<private>a</private>Exit code 9\n"} {
-		f.Add(s, uint8(64))
-		f.Add(s, uint8(12))
-	}
-	f.Fuzz(func(t *testing.T, result string, n uint8) {
-		head := result[:min(int(n), len(result))]
-		code, ok := leadingExitCode(head)
-		if !ok {
-			return
-		}
-		m := exitCode.FindStringSubmatch(privacy.Strip(result))
-		if m == nil || m[1] != code {
-			t.Fatalf("leadingExitCode(%q) = %q, exitCode in the stripped result %q finds %q", head, code, result, m)
-		}
-	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/claudemem"
+	"bottle/ident"
 	"bottle/locate"
 	"bottle/privacy"
 	"bottle/render"
@@ -41,10 +42,10 @@ func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 		mcp.WithArray("ids", mcp.Required(), mcp.MinItems(1), mcp.MaxItems(maxIDs),
-			mcp.WithStringItems(mcp.Pattern(render.IDPattern)),
+			mcp.WithStringItems(mcp.Pattern(ident.Pattern)),
 			mcp.Description(`Ids from the bottle's [#id] tags and folded lines: observations ("102401" or "#102401"), `+
 				`tool calls ("t17": input and result), a turn's user words ("u3") or assistant reply ("a3"), verbatim, claude-mem summaries ("s12").`)),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(ident.SessionPattern), mcp.MaxLength(128)),
 		mcp.WithSchemaAdditionalProperties(false),
 	)
 	return tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -63,7 +64,7 @@ func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}
-		if id != "" && !locate.ValidID(id) {
+		if id != "" && !ident.ValidSession(id) {
 			return badID(id), nil
 		}
 		return d.expand(ctx, id, ids), nil
@@ -123,7 +124,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 	seen := map[string]bool{}
 	var unique []string
 	for _, raw := range ids {
-		_, key, _ := render.ParseID(raw)
+		_, key, _ := ident.Parse(raw)
 		if key == "" {
 			key = raw
 		}
@@ -156,7 +157,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 			if msg != "" {
 				var rest []string
 				for _, raw := range unique {
-					if kind, id, _ := render.ParseID(raw); kind == render.IDTool || kind == render.IDUser || kind == render.IDAssistant {
+					if kind, id, _ := ident.Parse(raw); kind == ident.Tool || kind == ident.User || kind == ident.Assistant {
 						e.missing = append(e.missing, fmt.Sprintf("#%s: %s", id, msg))
 						continue
 					}
@@ -191,8 +192,8 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 		if x.Observation != nil {
 			rec = formatObservation(*x.Observation, d)
 		} else {
-			what := map[render.IDKind]string{render.IDTool: "tool call", render.IDUser: "user words of turn",
-				render.IDAssistant: "assistant reply of turn", render.IDSummary: "claude-mem session summary"}[x.Kind]
+			what := map[ident.Kind]string{ident.Tool: "tool call", ident.User: "user words of turn",
+				ident.Assistant: "assistant reply of turn", ident.Summary: "claude-mem session summary"}[x.Kind]
 			// Indented like multi-line observation fields, so verbatim text
 			// cannot read as another record's heading.
 			rec = "## #" + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
@@ -218,7 +219,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 // shownIDOf is how a result names the id of x: "#t17", or the input
 // quoted when it is not an id.
 func shownIDOf(x render.Expansion) string {
-	if x.Kind == render.IDInvalid {
+	if x.Kind == ident.Invalid {
 		return quoteID(x.ID)
 	}
 	return "#" + x.ID
@@ -226,7 +227,7 @@ func shownIDOf(x render.Expansion) string {
 
 // shownID is shownIDOf for an id as given.
 func shownID(raw string) string {
-	if kind, id, _ := render.ParseID(raw); kind != render.IDInvalid {
+	if kind, id, _ := ident.Parse(raw); kind != ident.Invalid {
 		return "#" + id
 	}
 	return quoteID(raw)

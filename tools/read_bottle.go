@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/bottles"
-	"bottle/locate"
+	"bottle/ident"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -49,7 +49,7 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(ident.SessionPattern), mcp.MaxLength(128)),
 		mcp.WithInteger("offset", mcp.Min(0), mcp.DefaultNumber(0), mcp.Description(
 			"Line to start at, counted from 0 (the footer of the previous page names it).")),
 		mcp.WithInteger("char_offset", mcp.Min(0), mcp.DefaultNumber(0), mcp.Description(
