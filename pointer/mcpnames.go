@@ -86,6 +86,12 @@ const (
 // FooterOpenings are the tools' footer openings.
 var FooterOpenings = []string{BottleFooter, SearchFooter, SessionsFooter}
 
-// RecordHeadings open the records expand_observation ("## #102401 · …")
-// and hookbin expand ("## [#t3]") print, one per id.
-var RecordHeadings = []string{"## #", "## [#"}
+// The headings of the records expand_observation ("## #102401 · …") and
+// hookbin expand ("## [#t3]") print, one per id.
+const (
+	ToolRecordHeading = "## #"
+	CLIRecordHeading  = "## [#"
+)
+
+// RecordHeadings are the records' headings.
+var RecordHeadings = []string{ToolRecordHeading, CLIRecordHeading}

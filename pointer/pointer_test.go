@@ -327,3 +327,54 @@ func TestPointerNotRefreshed(t *testing.T) {
 		}
 	}
 }
+
+// uncovered lists the lines of a pointer that start with none of
+// openings: all but its path line (the third) and the indented
+// continuations.
+func uncovered(text string, openings []string) []string {
+	var out []string
+	for i, l := range strings.Split(text, "\n") {
+		if i == 2 || l == "" || strings.HasPrefix(l, "  ") {
+			continue
+		}
+		found := false
+		for _, o := range openings {
+			found = found || strings.HasPrefix(l, o)
+		}
+		if !found {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestOpenings: every line the pointer writes, under every combination
+// of its options, starts with one of Openings, which the bottle escapes.
+func TestOpenings(t *testing.T) {
+	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	for mask := range 1 << 7 {
+		in := Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", MCP: PluginNames}
+		on := func(bit int) bool { return mask&(1<<bit) != 0 }
+		if on(0) {
+			in.Mode = ident.ModeReconstructed
+		}
+		in.NeedsPaging, in.TaskGenerated, in.Fresh, in.Standalone = on(1), on(2), on(3), on(4)
+		if on(5) {
+			in.NotRefreshed = now
+		}
+		if on(6) {
+			in.LastActive, in.Now = now.Add(-30*24*time.Hour), now
+		}
+		if got := uncovered(Text(in), Openings); len(got) != 0 {
+			t.Errorf("%+v: lines %q start with none of Openings", in, got)
+		}
+	}
+}
+
+// TestOpeningsCatches: a line the list lacks is found.
+func TestOpeningsCatches(t *testing.T) {
+	text := Text(Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t"})
+	if got := uncovered(text, Openings[1:]); len(got) != 1 || !strings.HasPrefix(got[0], "# [bottle]") {
+		t.Errorf("without the heading's opening, uncovered finds %q", got)
+	}
+}

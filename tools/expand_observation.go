@@ -14,6 +14,7 @@ import (
 	"bottle/claudemem"
 	"bottle/ident"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/privacy"
 	"bottle/render"
 )
@@ -196,7 +197,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 				ident.Assistant: "assistant reply of turn", ident.Summary: "claude-mem session summary"}[x.Kind]
 			// Indented like multi-line observation fields, so verbatim text
 			// cannot read as another record's heading.
-			rec = "## #" + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
+			rec = pointer.ToolRecordHeading + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
 		}
 		if e.size+len(rec) > DefaultPageChars && len(e.records) > 0 {
 			e.deferred = append(e.deferred, "#"+x.ID)
@@ -276,7 +277,7 @@ func (e *expansion) report(s session) string {
 // stored text can read as the heading of another record.
 func formatObservation(o claudemem.Observation, d Deps) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## #%d", o.ID)
+	fmt.Fprintf(&b, "%s%d", pointer.ToolRecordHeading, o.ID)
 	if t := clean(o.Type); t != "" {
 		fmt.Fprintf(&b, " · %s", t)
 	}

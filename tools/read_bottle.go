@@ -14,6 +14,7 @@ import (
 
 	"bottle/bottles"
 	"bottle/ident"
+	"bottle/pointer"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -265,7 +266,7 @@ func runeBytes(b []byte, n int) int {
 // footer is the line after the page text.
 func (p page) footer(path string, s session, status string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[bottle %s · session %s", path, s)
+	fmt.Fprintf(&b, "%s%s · session %s", pointer.BottleFooter, path, s)
 	if status != "" {
 		b.WriteString(" · " + status)
 	}

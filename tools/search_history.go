@@ -316,7 +316,7 @@ func writeNotes(b *strings.Builder, notes []string) {
 // and how to expand a hit.
 func searchFooter(a searchArgs, res *search.Result, shown int) string {
 	var b strings.Builder
-	b.WriteString("[search ")
+	b.WriteString(pointer.SearchFooter)
 	switch {
 	case res.Total == 0:
 		b.WriteString("· no hits: try fewer or other words, another scope or fewer filters")
