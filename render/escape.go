@@ -100,33 +100,39 @@ var structuralBy = func() (t [256][]string) {
 
 // Escape makes a message body safe to embed in a bottle while keeping it as
 // close to verbatim as possible: only lines that would read as bottle
-// structure change. A "---" line (our turn separator) becomes "- - -", which
-// Markdown still renders as a rule; any other structural line gets a
-// backslash before its first character, which Markdown hides. Lines are
-// split at "\n" and at a lone "\r".
+// structure, however spelled (see spell), change. A "---" line (our turn
+// separator) becomes "- - -", which Markdown still renders as a rule; any
+// other structural line gets a backslash before its first character that
+// is not a space, a format character or (for a quoted line) a quote
+// marker, which Markdown hides. Lines are split at "\n", at a lone "\r" and
+// at U+0085, U+2028 and U+2029, which some readers break lines at.
 func Escape(s string) string {
 	var b strings.Builder
 	last := 0
-	// nl and cr are the next "\n" and "\r" at or after i (-1: none left),
-	// each looked up again only once passed.
+	// nl, cr and the others are the next "\n", "\r", U+0085, U+2028 and
+	// U+2029 at or after i (-1: none left), each looked up again only once
+	// passed.
 	nl, cr := strings.IndexByte(s, '\n'), strings.IndexByte(s, '\r')
+	var ub unicodeBreaks
+	ub.init(s)
 	for i := 0; i <= len(s); {
 		// i is the start of a line.
 		j := i
 		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 			j++
 		}
-		if kind := structuralAt(s[j:]); kind != 0 {
+		if kind, at := structuralPos(s[j:]); kind != 0 {
 			if b.Len() == 0 && last == 0 {
 				b.Grow(len(s) + 8)
 			}
-			b.WriteString(s[last:j])
 			if kind == 2 {
+				b.WriteString(s[last:j])
 				b.WriteString("- - -")
 				last = j + 3
 			} else {
+				b.WriteString(s[last : j+at])
 				b.WriteByte('\\')
-				last = j
+				last = j + at
 			}
 		}
 		if nl >= 0 && nl < i {
@@ -143,16 +149,48 @@ func Escape(s string) string {
 		if cr >= 0 && (k < 0 || cr < k) {
 			k = cr
 		}
+		if u := ub.next(s, i); u >= 0 && (k < 0 || u < k) {
+			k = u
+		}
 		if k < 0 {
 			break
 		}
-		i = k + 1
+		i = k + lineBreakAt(s[k:])
 	}
 	if last == 0 && b.Len() == 0 {
 		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// unicodeBreaks finds the line breaks other than "\n" and "\r" in a
+// text: U+0085, U+2028 and U+2029, each looked up again only once passed
+// (most texts hold none, and are searched once for each).
+type unicodeBreaks struct{ at [3]int }
+
+var unicodeBreakRunes = [3]string{"\u0085", "\u2028", "\u2029"}
+
+func (u *unicodeBreaks) init(s string) {
+	for k, r := range unicodeBreakRunes {
+		u.at[k] = strings.Index(s, r)
+	}
+}
+
+// next is the first of them at or after i; -1 when there is none.
+func (u *unicodeBreaks) next(s string, i int) int {
+	first := -1
+	for k, r := range unicodeBreakRunes {
+		if u.at[k] >= 0 && u.at[k] < i {
+			if u.at[k] = strings.Index(s[i:], r); u.at[k] >= 0 {
+				u.at[k] += i
+			}
+		}
+		if u.at[k] >= 0 && (first < 0 || u.at[k] < first) {
+			first = u.at[k]
+		}
+	}
+	return first
 }
 
 // structuralAt reports whether the line starting at s is structural: 1 for a
