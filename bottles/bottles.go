@@ -11,13 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"bottle/ident"
 	"bottle/internal/atomicfile"
-	"bottle/locate"
 )
 
 // Path is where the bottle of session id lives in dir.
 func Path(dir, id string) (string, error) {
-	if err := locate.CheckID(id); err != nil {
+	if err := ident.CheckSession(id); err != nil {
 		return "", err
 	}
 	if dir == "" || !filepath.IsAbs(dir) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/locate"
+	"bottle/ident"
 )
 
 func TestWrite(t *testing.T) {
@@ -37,8 +37,8 @@ func TestWrite(t *testing.T) {
 			t.Errorf("bottles dir mode = %v, want 0700", fi.Mode().Perm())
 		}
 	}
-	if _, err := Write(dir, "../evil", []byte("x")); !errors.Is(err, locate.ErrBadSessionID) {
-		t.Errorf("Write(../evil) error = %v, want locate.ErrBadSessionID", err)
+	if _, err := Write(dir, "../evil", []byte("x")); !errors.Is(err, ident.ErrBadSession) {
+		t.Errorf("Write(../evil) error = %v, want ident.ErrBadSession", err)
 	}
 }
 

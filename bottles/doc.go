@@ -4,6 +4,6 @@
 // old archives ([Archive], [Prune]).
 //
 // It stores bytes it is given and renders nothing; the folder itself comes
-// from the caller (locate.Env.BottlesDir). It may import locate (to
+// from the caller (locate.Env.BottlesDir). It may import ident (to
 // check session ids) and internal/atomicfile.
 package bottles

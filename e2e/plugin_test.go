@@ -17,7 +17,7 @@ import (
 )
 
 // steerMark starts the instruction bottle's PreCompact hook prints
-// (render.SteerInstruction).
+// (pointer.SteerInstruction).
 const steerMark = "[bottle] A verbatim record of this session"
 
 // installMode is how a world installs bottle, and so how the model sees

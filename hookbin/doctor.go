@@ -21,7 +21,7 @@ import (
 	"bottle/internal/hooklog"
 	"bottle/internal/permit"
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 )
 
 // dbCheckTimeout bounds doctor's read of claude-mem's database.
@@ -361,7 +361,7 @@ func hookLine(spec claudesettings.Hook, label string, found []claudesettings.Reg
 			"run hookbin install to set its matcher to compact|resume|fork"}
 	}
 	if spec.Event == "PreToolUse" {
-		for _, tool := range []string{"Read", render.SettingsNames.Tool("read_bottle")} {
+		for _, tool := range []string{"Read", pointer.SettingsNames.Tool("read_bottle")} {
 			if !slices.ContainsFunc(found, func(r claudesettings.Registration) bool { return claudesettings.MatcherMatches(r.Matcher, tool) }) {
 				return checkLine{statusWarn, all + " does not match " + tool,
 					"run hookbin install to set its matcher to " + spec.Matcher}

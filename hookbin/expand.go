@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/render"
 )
 
@@ -78,10 +79,10 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 		if !e.Found {
 			missing++
-			fmt.Fprintf(stdout, "## [#%s] not expanded: %s\n", e.ID, e.Missing)
+			fmt.Fprintf(stdout, "%s%s] not expanded: %s\n", pointer.CLIRecordHeading, e.ID, e.Missing)
 			continue
 		}
-		fmt.Fprintf(stdout, "## [#%s]\n%s", e.ID, e.Text)
+		fmt.Fprintf(stdout, "%s%s]\n%s", pointer.CLIRecordHeading, e.ID, e.Text)
 		if len(e.Text) > 0 && e.Text[len(e.Text)-1] != '\n' {
 			fmt.Fprintln(stdout)
 		}

@@ -18,9 +18,11 @@ import (
 	"time"
 
 	"bottle/bottles"
+	"bottle/ident"
 	"bottle/internal/hookio"
 	"bottle/internal/hooklog"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/privacy"
 	"bottle/render"
 )
@@ -39,7 +41,7 @@ const (
 const deadlineEnv = "BOTTLE_HOOK_DEADLINE"
 
 // pluginRootEnv is set by Claude Code for a plugin's hooks and servers only:
-// under bottle's plugin the model sees other tool names (render.MCPNames).
+// under bottle's plugin the model sees other tool names (pointer.MCPNames).
 const pluginRootEnv = "CLAUDE_PLUGIN_ROOT"
 
 // renderBottle renders a bottle. Tests replace it to make a render slow.
@@ -103,7 +105,7 @@ type hookEnv struct {
 // hookResult is what a hook did.
 type hookResult struct {
 	answer []byte // for stdout; nil prints nothing
-	mode   render.Mode
+	mode   ident.Mode
 	note   string // logged as "ok: <note>"
 }
 
@@ -193,8 +195,8 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 			return hookResult{}, err
 		}
 		got <- p
-		if !locate.ValidID(p.SessionID) {
-			return hookResult{}, fmt.Errorf("%w in payload", locate.ErrBadSessionID)
+		if !ident.ValidSession(p.SessionID) {
+			return hookResult{}, fmt.Errorf("%w in payload", ident.ErrBadSession)
 		}
 		return h.work(ctx, he, p)
 	})
@@ -329,7 +331,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 		// what the context already holds verbatim).
 		return hookResult{mode: res.Mode, note: "refreshed; the restored context already holds its pointer"}, nil
 	}
-	ptr := res.PointerFor(bottle, h.now, false, render.NamesFor(h.env.Get(pluginRootEnv)))
+	ptr := res.PointerFor(bottle, h.now, false, pointer.NamesFor(h.env.Get(pluginRootEnv)))
 	answer, err := sessionStartAnswer(ptr)
 	if err != nil {
 		return hookResult{mode: res.Mode}, err
@@ -357,7 +359,7 @@ func stalePointer(ctx context.Context, h hookEnv, p hookPayload, transcript stri
 		if transcript == "" {
 			return hookResult{}, cause
 		}
-		held, compacted, err := render.PointerInContext(ctx, transcript, bottle, p.SessionID)
+		held, compacted, err := pointer.InContext(ctx, transcript, bottle, p.SessionID)
 		switch {
 		case err != nil || !compacted:
 			return hookResult{}, cause
@@ -366,8 +368,8 @@ func stalePointer(ctx context.Context, h hookEnv, p hookPayload, transcript stri
 		}
 	}
 	mode := render.ModeOf(head)
-	ptr := render.Pointer(render.PointerInput{BottlePath: bottle, SessionID: p.SessionID, Mode: mode, Now: h.now,
-		NotRefreshed: written, MCP: render.NamesFor(h.env.Get(pluginRootEnv))})
+	ptr := pointer.Text(pointer.Input{BottlePath: bottle, SessionID: p.SessionID, Mode: mode, Now: h.now,
+		NotRefreshed: written, MCP: pointer.NamesFor(h.env.Get(pluginRootEnv))})
 	answer, err := sessionStartAnswer(ptr)
 	if err != nil {
 		return hookResult{}, cause
@@ -387,7 +389,7 @@ func logText(err error) string {
 // id: Claude Code restores that part on resume, pointer included. When the
 // transcript cannot be read it says no: a pointer twice is better than none.
 func pointerRestored(ctx context.Context, path, bottle, id string) bool {
-	held, _, err := render.PointerInContext(ctx, path, bottle, id)
+	held, _, err := pointer.InContext(ctx, path, bottle, id)
 	return err == nil && held
 }
 

@@ -18,6 +18,7 @@ import (
 	"bottle/internal/hookio"
 	"bottle/internal/hooklog"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/render"
 )
 
@@ -801,7 +802,7 @@ func TestSessionStartOnePointerPerContext(t *testing.T) {
 			if (got != "") != tt.wantPointer {
 				t.Fatalf("pointer printed = %v, want %v; stdout %q; log %q", got != "", tt.wantPointer, out, w.logLines(t))
 			}
-			if tt.wantPointer && !render.HoldsPointer([]string{got}, bottle, id) {
+			if tt.wantPointer && !pointer.Holds([]string{got}, bottle, id) {
 				t.Errorf("answer is not the full pointer to %s:\n%s", bottle, got)
 			}
 			if fi, err := os.Stat(bottle); err != nil || !fi.ModTime().After(old) {
@@ -868,7 +869,7 @@ func TestSessionStartStalePointer(t *testing.T) {
 		{"resume, pointer already in the context", "resume", func(t *testing.T, w *hookWorld) string {
 			failing(t)
 			tp := w.transcript(t, id, "compaction")
-			appendTo(t, tp, persistLine(t, "332", id, render.Pointer(render.PointerInput{
+			appendTo(t, tp, persistLine(t, "332", id, pointer.Text(pointer.Input{
 				BottlePath: filepath.Join(w.bottlesDir(), id+".md"), SessionID: id}), false))
 			return tp
 		}, fullHead, "", "not refreshed (render "},

@@ -39,8 +39,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"bottle/claudemem/memtest"
+	"bottle/ident"
 	"bottle/internal/hooklog"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/privacy"
 	"bottle/render"
 )
@@ -543,11 +545,11 @@ func checkBottle(t *testing.T, where, md string, prompts int, reconstructed bool
 
 // checkPointer checks a SessionStart pointer: checkOutput, and exactly the
 // lines of a pointer whose current task is one plain line.
-func checkPointer(t *testing.T, where, ptr string, mode render.Mode) {
+func checkPointer(t *testing.T, where, ptr string, mode ident.Mode) {
 	t.Helper()
 	checkOutput(t, where, ptr)
 	checkForged(t, where, ptr, append(forged, forgedPointer...))
-	in := render.PointerInput{BottlePath: "/b.md", SessionID: "s", Mode: mode, CurrentTask: "task",
+	in := pointer.Input{BottlePath: "/b.md", SessionID: "s", Mode: mode, CurrentTask: "task",
 		NeedsPaging: strings.Contains(ptr, "\nIt is longer than one Read allows")}
 	if strings.Contains(ptr, "\nLast active: ") {
 		in.LastActive = time.Now()
@@ -556,7 +558,7 @@ func checkPointer(t *testing.T, where, ptr string, mode render.Mode) {
 		}
 		in.Now = time.Now()
 	}
-	want := strings.Count(render.Pointer(in), "\n")
+	want := strings.Count(pointer.Text(in), "\n")
 	if got := strings.Count(ptr, "\n"); got != want {
 		t.Errorf("%s has %d lines, want %d:\n%s", where, got, want, ptr)
 	}
@@ -766,7 +768,7 @@ func TestHostileCorpus(t *testing.T) {
 		if ptr == "" {
 			t.Fatalf("session-start %s: no pointer; log: %v", source, checkLog(t, w))
 		}
-		checkPointer(t, "pointer ("+source+")", ptr, render.ModeFull)
+		checkPointer(t, "pointer ("+source+")", ptr, ident.ModeFull)
 		outputs++
 	}
 	md, err := os.ReadFile(w.bottle(sid))
@@ -784,7 +786,7 @@ func TestHostileCorpus(t *testing.T) {
 	w.hook(t, "stop", payload(t, map[string]any{"session_id": sid, "transcript_path": tp, "hook_event_name": "Stop"}))
 	w.hook(t, "session-end", payload(t, map[string]any{"session_id": sid, "transcript_path": tp, "reason": "other"}))
 	ptr, _ := w.hook(t, "session-start", payload(t, map[string]any{"session_id": recon, "source": "compact"}))
-	checkPointer(t, "reconstructed pointer", ptr, render.ModeReconstructed)
+	checkPointer(t, "reconstructed pointer", ptr, ident.ModeReconstructed)
 	outputs += 3
 
 	// The command line.
@@ -1100,7 +1102,7 @@ func TestHostileTranscripts(t *testing.T) {
 				t.Fatalf("session-start printed no pointer; log: %v", checkLog(t, w))
 			}
 			if ptr != "" {
-				checkPointer(t, "pointer", ptr, render.ModeFull)
+				checkPointer(t, "pointer", ptr, ident.ModeFull)
 				checkOutput(t, "bottle", string(md))
 			}
 			cli := w.cli(t, "render", tp, "--out", "-")
@@ -1649,7 +1651,7 @@ func FuzzHostileSession(f *testing.F) {
 		if !utf8.ValidString(md) || strings.IndexByte(md, 0) >= 0 || strings.Count(md, "# Session bottle") != 1 {
 			t.Fatalf("bottle is not clean UTF-8 with one title:\n%q", md)
 		}
-		ptr := render.Pointer(render.PointerInput{BottlePath: "/b.md", SessionID: sid, CurrentTask: res.LastPrompt})
+		ptr := pointer.Text(pointer.Input{BottlePath: "/b.md", SessionID: sid, CurrentTask: res.LastPrompt})
 		if strings.Contains(ptr, "SECRET") {
 			t.Fatalf("pointer leaks the secret of %q:\n%s", text, ptr)
 		}

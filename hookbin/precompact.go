@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 )
 
 // preCompactDeadline bounds the PreCompact hook: a compaction waits for it.
@@ -46,7 +46,7 @@ func preCompact(ctx context.Context, h hookEnv, p hookPayload) (hookResult, erro
 	if err != nil {
 		return res, err
 	}
-	text := render.SteerInstruction(bottle)
+	text := pointer.SteerInstruction(bottle)
 	if text == "" {
 		return res, skipped("bottle path too long for the instruction")
 	}

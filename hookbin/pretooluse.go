@@ -4,9 +4,10 @@ import (
 	"context"
 	"io"
 
+	"bottle/ident"
 	"bottle/internal/permit"
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 )
 
 // The switches of the PreToolUse hook (see package permit).
@@ -18,7 +19,7 @@ const (
 
 // preToolUseRules are the PreToolUse hook's rules in env.
 func preToolUseRules(env locate.Env) permit.Rules {
-	return permit.Rules{Env: env, OwnTool: render.OwnTool, ValidID: locate.ValidID}
+	return permit.Rules{Env: env, OwnTool: pointer.OwnTool, ValidID: ident.ValidSession}
 }
 
 // runPreToolUse is `hookbin pre-tool-use`. The plugin's launcher runs the

@@ -12,7 +12,7 @@ import (
 	"bottle/internal/claudesettings"
 	"bottle/internal/permit"
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 )
 
 // preToolUseWorld is a home with a bottles folder holding a bottle, an
@@ -255,7 +255,7 @@ func TestPluginHooksMatchInstall(t *testing.T) {
 	for _, spec := range claudesettings.Hooks() {
 		want := spec.Matcher
 		if spec.Event == "PreToolUse" {
-			want = strings.Replace(want, render.SettingsNames.ToolPrefix, render.PluginNames.ToolPrefix, 1)
+			want = strings.Replace(want, pointer.SettingsNames.ToolPrefix, pointer.PluginNames.ToolPrefix, 1)
 		}
 		found := false
 		for _, g := range file.Hooks[spec.Event] {
@@ -272,15 +272,15 @@ func TestPluginHooksMatchInstall(t *testing.T) {
 			t.Errorf("hooks.json does not register hookbin %s for %s", spec.Sub, spec.Event)
 		}
 	}
-	for _, names := range []render.MCPNames{render.SettingsNames, render.PluginNames} {
+	for _, names := range []pointer.MCPNames{pointer.SettingsNames, pointer.PluginNames} {
 		var matcher string
 		for _, spec := range claudesettings.Hooks() {
 			if spec.Event == "PreToolUse" {
-				matcher = strings.Replace(spec.Matcher, render.SettingsNames.ToolPrefix, names.ToolPrefix, 1)
+				matcher = strings.Replace(spec.Matcher, pointer.SettingsNames.ToolPrefix, names.ToolPrefix, 1)
 			}
 		}
 		want := []string{"Read"}
-		for _, tool := range render.ToolNames {
+		for _, tool := range pointer.ToolNames {
 			want = append(want, names.Tool(tool))
 		}
 		for _, name := range want {
@@ -336,7 +336,7 @@ func FuzzPreToolUsePayload(f *testing.F) {
 		if reason == "" {
 			return
 		}
-		if render.OwnTool(c.ToolName) != "" {
+		if pointer.OwnTool(c.ToolName) != "" {
 			return
 		}
 		if c.ToolName != "Read" {

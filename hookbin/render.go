@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"bottle/bottles"
+	"bottle/ident"
 	"bottle/locate"
 	"bottle/render"
 )
@@ -88,7 +89,7 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	if err != nil {
 		return err
 	}
-	if o.SessionID != "" && locate.ValidID(o.SessionID) {
+	if o.SessionID != "" && ident.ValidSession(o.SessionID) {
 		if err := checkSession(ctx, env, o.SessionID, src.Transcript, src.DB); err != nil {
 			return err
 		}

@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"bottle/claudemem"
+	"bottle/ident"
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 	"bottle/search"
 )
 
@@ -59,7 +60,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		return usage(fmt.Sprintf("--limit must be between 1 and %d", search.MaxLimit))
 	case *offset < 0:
 		return usage("--offset counts hits from 0")
-	case *session != "" && !locate.ValidID(*session):
+	case *session != "" && !ident.ValidSession(*session):
 		return usage(fmt.Sprintf("invalid session id %q", *session))
 	}
 	var kinds []search.Kind
@@ -74,7 +75,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		return err
 	}
 	o := search.Options{Query: q, Kinds: kinds, File: *file, Limit: *limit, Offset: *offset, DBPath: *db,
-		Own: search.Own{BottlesDir: env.BottlesDir(), Tools: render.AllToolNames()}}
+		Own: search.Own{BottlesDir: env.BottlesDir(), Tools: pointer.AllToolNames()}}
 	searchMemory()
 	if p := env.SearchIndexPath(); p != "" {
 		o.Store = search.NewStore(p)

@@ -18,6 +18,7 @@ import (
 
 	"bottle/claudemem"
 	"bottle/host/claudecode/transcript"
+	"bottle/ident"
 )
 
 // ErrNoCurrentSession means that neither a transcript of the project nor a
@@ -212,7 +213,7 @@ func AllSessions(env Env, stored []claudemem.SessionInfo) []SessionRef {
 // Claude Code ones without a transcript.
 func addStored(stored []claudemem.SessionInfo, byID map[string]*SessionRef) {
 	for _, s := range stored {
-		if s.Platform != "" && s.Platform != "claude" || !ValidID(s.ContentSessionID) {
+		if s.Platform != "" && s.Platform != "claude" || !ident.ValidSession(s.ContentSessionID) {
 			continue
 		}
 		if r, ok := byID[s.ContentSessionID]; ok {
@@ -254,7 +255,7 @@ func transcriptsIn(dir string) []SessionRef {
 		name := e.Name()
 		id, ok := strings.CutSuffix(name, ".jsonl")
 		// Regular files only: a symlink could point out of the projects folder.
-		if !ok || !e.Type().IsRegular() || !ValidID(id) || strings.HasPrefix(id, "agent-") {
+		if !ok || !e.Type().IsRegular() || !ident.ValidSession(id) || strings.HasPrefix(id, "agent-") {
 			continue
 		}
 		fi, err := e.Info()
@@ -283,7 +284,7 @@ func storedSessions(ctx context.Context, env Env, cwd string) []claudemem.Sessio
 	}
 	out := list[:0]
 	for _, s := range list {
-		if (s.Platform == "" || s.Platform == "claude") && ValidID(s.ContentSessionID) {
+		if (s.Platform == "" || s.Platform == "claude") && ident.ValidSession(s.ContentSessionID) {
 			out = append(out, s)
 		}
 	}

@@ -17,15 +17,15 @@ import (
 	"bottle/privacy"
 
 	"bottle/claudemem"
+	"bottle/ident"
 )
 
 // Listing describes one session for `hookbin list`.
 type Listing struct {
 	ID string
-	// Mode is what the session can render in: "full" with a transcript,
-	// "reconstructed" from claude-mem's records alone (render.Mode's
-	// values).
-	Mode           string
+	// Mode is what the session can render in: full with a transcript,
+	// reconstructed from claude-mem's records alone.
+	Mode           ident.Mode
 	TranscriptPath string
 	// Project is the transcript's folder under <config>/projects, or
 	// claude-mem's project name.
@@ -123,7 +123,7 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 			}
 			entry := head.Last
 			tm := &times{entry: entry.UTC(), modified: r.Modified.UTC()}
-			l := &Listing{ID: r.ID, Mode: "full", TranscriptPath: r.Transcript, Project: filepath.Base(dir),
+			l := &Listing{ID: r.ID, Mode: ident.ModeFull, TranscriptPath: r.Transcript, Project: filepath.Base(dir),
 				LastActivity: LastActivity(tm.entry, time.Time{}, tm.modified)}
 			if statErr == nil {
 				l.TranscriptBytes = fi.Size()
@@ -154,7 +154,7 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 				notes = append(notes, "claude-mem database unreadable: "+err.Error())
 			}
 			for _, s := range stored {
-				if !ValidID(s.ContentSessionID) || s.Platform != "" && s.Platform != "claude" {
+				if !ident.ValidSession(s.ContentSessionID) || s.Platform != "" && s.Platform != "claude" {
 					continue
 				}
 				l, ok := byID[s.ContentSessionID]
@@ -162,7 +162,7 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 					if s.Prompts == 0 && s.Observations == 0 {
 						continue // nothing to render
 					}
-					l = &Listing{ID: s.ContentSessionID, Mode: "reconstructed", Project: s.Project}
+					l = &Listing{ID: s.ContentSessionID, Mode: ident.ModeReconstructed, Project: s.Project}
 					byID[s.ContentSessionID], when[s.ContentSessionID] = l, &times{}
 				}
 				l.Stored = true

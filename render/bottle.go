@@ -9,15 +9,16 @@ import (
 	"bottle/render/digest"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/ident"
 )
 
-// Mode says which sources a bottle was rendered from.
-type Mode string
+// Mode says which sources a bottle was rendered from ([ident.Mode]).
+type Mode = ident.Mode
 
-// Modes of a bottle (SPEC §3.3, §3.4).
+// Modes of a bottle.
 const (
-	ModeFull          Mode = "full"
-	ModeReconstructed Mode = "reconstructed"
+	ModeFull          = ident.ModeFull
+	ModeReconstructed = ident.ModeReconstructed
 )
 
 // Bottle is a session reduced to what the markdown shows, before budgeting.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bottle/internal/corpustest"
+	"bottle/workstate"
 )
 
 // corpusTranscripts lists the main-thread transcripts of the corpus
@@ -243,8 +244,8 @@ func distinctiveLine(s string, e expected) string {
 
 // isStateLine reports whether l is a line of the working state.
 func isStateLine(l string) bool {
-	for _, f := range []string{"- Open tasks: ", "- Plan: ", "- Files changed: ", "- Checks: ", "- Commits: ", "- Pushed: ", "- Pull request: ", "- Pull requests: "} {
-		if strings.HasPrefix(l, f) {
+	for _, f := range workstate.Openings[1:] { // the fields, not the heading
+		if strings.HasPrefix(l, f+" ") {
 			return true
 		}
 	}

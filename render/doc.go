@@ -18,13 +18,15 @@
 //     escaping ([Escape]) on its way out.
 //
 // Other entry points: [Expand] returns the records behind [#id]s (the one
-// expander of the CLI and the MCP tool, with the id grammar of [ParseID]);
-// [Pointer] is the text the SessionStart hook injects; [Example] renders the
-// embedded example session.
+// expander of the CLI and the MCP tool, with the id grammar of package
+// ident); [Result.PointerFor] words the pointer (package pointer) for a
+// render; [Example] renders the embedded example session. The working
+// state is package workstate's, fed by the transcript read.
 //
 // Render receives resolved paths (package locate finds them) and returns
 // bytes (package bottles stores them): it knows no folder layout, does no
 // MCP, writes nothing to stdout or stderr and logs nothing. It may import
-// host/claudecode/transcript, claudemem, locate (session ids),
-// render/digest (paths shown as digests show them) and privacy.
+// host/claudecode/transcript, claudemem, ident (ids and modes), workstate
+// and pointer (their openings are escaped), internal/shown, render/digest
+// (paths shown as digests show them) and privacy; never locate.
 package render

@@ -3,29 +3,20 @@ package render
 import (
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"bottle/host/claudecode/transcript"
-	"bottle/privacy"
+	"bottle/internal/shown"
+	"bottle/pointer"
+	"bottle/workstate"
 )
 
-// structural are the line openings the bottle itself writes. A message line
-// that starts with one of them (after optional indentation, compared without
-// regard to case) is escaped, so no message can forge bottle structure.
-var structural = []string{
+// openings are the line openings the bottle itself writes, but for the
+// working state's (package workstate writes them).
+var openings = []string{
 	"# Session bottle",
 	"## Original request",
 	"## Before the first prompt",
 	"## Notes",
-	"## Working state",
-	"- Open tasks:",
-	"- Plan:",
-	"- Files changed:",
-	"- Checks:",
-	"- Commits:",
-	"- Pushed:",
-	"- Pull request",
 	"**User** (",
 	"**Assistant** (",
 	// Other parties' messages are headed by their sender
@@ -38,29 +29,16 @@ var structural = []string{
 	"> Session summary",
 	"project:",
 	"mode:",
-	"Current task",
-	// The pointer's lines (it stands above the bottle in the model's
-	// context), read_bottle's footer and expansion record headers.
-	"# [bottle]",
-	"Before doing anything else, Read this file",
-	"Last active:",
-	"It is longer than one Read allows",
-	"- It is the authoritative session record",
-	"- It is a partial reconstruction",
-	"- The final assistant message in it",
-	"- The last session summary describes",
-	"- The newest tool activity may",
-	"- Lines tagged [#id]",
-	"- This record is",
-	"[bottle ",
-	// search_history's and list_sessions' footers (their hit lines start
-	// with "- [#").
-	"[search ",
-	"[sessions ",
-	steerOpening, // the PreCompact instruction
-	"## #",
-	"## [#",
 }
+
+// structural are the line openings a message must not be able to forge: a
+// message line that starts with one of them (after optional indentation,
+// compared without regard to case) is escaped. They are the bottle's own
+// openings, the working state's, and those of the text around the bottle
+// in the model's context: the pointer, the PreCompact instruction, the
+// tools' footers and the headings of expanded records.
+var structural = slices.Concat(openings, workstate.Openings, pointer.Openings,
+	[]string{pointer.SteerOpening}, pointer.FooterOpenings, pointer.RecordHeadings)
 
 // senderWords start the headings of other parties' messages, with the
 // "Sender" a nameless one falls back to (senderName).
@@ -122,33 +100,39 @@ var structuralBy = func() (t [256][]string) {
 
 // Escape makes a message body safe to embed in a bottle while keeping it as
 // close to verbatim as possible: only lines that would read as bottle
-// structure change. A "---" line (our turn separator) becomes "- - -", which
-// Markdown still renders as a rule; any other structural line gets a
-// backslash before its first character, which Markdown hides. Lines are
-// split at "\n" and at a lone "\r".
+// structure, however spelled (see spell), change. A "---" line (our turn
+// separator) becomes "- - -", which Markdown still renders as a rule; any
+// other structural line gets a backslash before its first character that
+// is not a space, a format character or (for a quoted line) a quote
+// marker, which Markdown hides. Lines are split at "\n", at a lone "\r" and
+// at U+0085, U+2028 and U+2029, which some readers break lines at.
 func Escape(s string) string {
 	var b strings.Builder
 	last := 0
-	// nl and cr are the next "\n" and "\r" at or after i (-1: none left),
-	// each looked up again only once passed.
+	// nl, cr and the others are the next "\n", "\r", U+0085, U+2028 and
+	// U+2029 at or after i (-1: none left), each looked up again only once
+	// passed.
 	nl, cr := strings.IndexByte(s, '\n'), strings.IndexByte(s, '\r')
+	var ub unicodeBreaks
+	ub.init(s)
 	for i := 0; i <= len(s); {
 		// i is the start of a line.
 		j := i
 		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 			j++
 		}
-		if kind := structuralAt(s[j:]); kind != 0 {
+		if kind, at := structuralPos(s[j:]); kind != 0 {
 			if b.Len() == 0 && last == 0 {
 				b.Grow(len(s) + 8)
 			}
-			b.WriteString(s[last:j])
 			if kind == 2 {
+				b.WriteString(s[last:j])
 				b.WriteString("- - -")
 				last = j + 3
 			} else {
+				b.WriteString(s[last : j+at])
 				b.WriteByte('\\')
-				last = j
+				last = j + at
 			}
 		}
 		if nl >= 0 && nl < i {
@@ -165,16 +149,48 @@ func Escape(s string) string {
 		if cr >= 0 && (k < 0 || cr < k) {
 			k = cr
 		}
+		if u := ub.next(s, i); u >= 0 && (k < 0 || u < k) {
+			k = u
+		}
 		if k < 0 {
 			break
 		}
-		i = k + 1
+		i = k + lineBreakAt(s[k:])
 	}
 	if last == 0 && b.Len() == 0 {
 		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// unicodeBreaks finds the line breaks other than "\n" and "\r" in a
+// text: U+0085, U+2028 and U+2029, each looked up again only once passed
+// (most texts hold none, and are searched once for each).
+type unicodeBreaks struct{ at [3]int }
+
+var unicodeBreakRunes = [3]string{"\u0085", "\u2028", "\u2029"}
+
+func (u *unicodeBreaks) init(s string) {
+	for k, r := range unicodeBreakRunes {
+		u.at[k] = strings.Index(s, r)
+	}
+}
+
+// next is the first of them at or after i; -1 when there is none.
+func (u *unicodeBreaks) next(s string, i int) int {
+	first := -1
+	for k, r := range unicodeBreakRunes {
+		if u.at[k] >= 0 && u.at[k] < i {
+			if u.at[k] = strings.Index(s[i:], r); u.at[k] >= 0 {
+				u.at[k] += i
+			}
+		}
+		if u.at[k] >= 0 && (first < 0 || u.at[k] < first) {
+			first = u.at[k]
+		}
+	}
+	return first
 }
 
 // structuralAt reports whether the line starting at s is structural: 1 for a
@@ -205,139 +221,16 @@ func structuralAt(s string) int {
 	return 0
 }
 
-// clean prepares any source text for output: private blocks removed, invalid
-// UTF-8 replaced, NUL bytes replaced (Claude Code's Read treats a file with
-// NUL bytes as binary).
-func clean(s string) string {
-	s = privacy.Strip(s)
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
-	}
-	return s
-}
+// clean prepares any source text for output ([shown.Clean]).
+func clean(s string) string { return shown.Clean(s) }
 
 // Verbatim is how a message body appears in a bottle: cleaned, then escaped.
 // Tests compare source text through it.
 func Verbatim(s string) string { return Escape(clean(s)) }
 
 // oneLine flattens s to a single line of at most max runes, for list items
-// and headers. It cleans s first.
-func oneLine(s string, max int) string {
-	if oneLineAlready(s, max) {
-		return s
-	}
-	return oneLineClean(s, max)
-}
-
-// oneLineClean is oneLine step by step: cleaned, flattened, bounded.
-func oneLineClean(s string, max int) string {
-	s = clean(s)
-	if !flat(s) {
-		s = strings.Join(strings.Fields(s), " ")
-	}
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return strings.TrimRight(s[:i], " ") + "…"
-		}
-		n++
-	}
-	return s
-}
-
-// oneLineAlready reports, in one pass, that oneLine(s, max) is s: no '<'
-// (nothing to strip), no NUL, valid UTF-8, flat, at most max runes. Most
-// lines are (a digest's above all), and the steps of oneLine each read s.
-func oneLineAlready(s string, max int) bool {
-	const (
-		low7 = 0x7f7f7f7f7f7f7f7f
-		high = 0x8080808080808080
-	)
-	// eq marks the bytes of x (all ASCII) equal to those of y, exactly
-	// (no carry crosses a byte).
-	eq := func(x, y uint64) uint64 { z := x ^ y; return ^((z&low7 + low7) | z) & high }
-	prevSpace, runes := true, 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) {
-			// Eight ASCII bytes at once: none '<' or below '!' but
-			// single spaces.
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if x&high == 0 {
-				below := ^(x + 0x5f5f5f5f5f5f5f5f) & high // bytes < '!'
-				sp := eq(x, 0x2020202020202020)
-				if below == sp && eq(x, 0x3c3c3c3c3c3c3c3c) == 0 && sp&(sp<<8) == 0 && !(prevSpace && sp&0x80 != 0) {
-					prevSpace = sp>>63 != 0
-					i += 8
-					runes += 8
-					continue
-				}
-			}
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '<' || c == 0:
-				return false
-			case asciiSpace[c]:
-				if c != ' ' || prevSpace {
-					return false
-				}
-				prevSpace = true
-			default:
-				prevSpace = false
-			}
-			i++
-			runes++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || unicode.IsSpace(r) {
-			return false
-		}
-		prevSpace = false
-		i += n
-		runes++
-	}
-	return (s == "" || !prevSpace) && runes <= max
-}
-
-// flat reports whether s is already what strings.Join(strings.Fields(s),
-// " ") makes of it: no white space but single spaces between words.
-func flat(s string) bool {
-	prevSpace := true // so a leading space is caught
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if asciiSpace[c] {
-				if c != ' ' || prevSpace {
-					return false
-				}
-				prevSpace = true
-			} else {
-				prevSpace = false
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsSpace(r) {
-			return false
-		}
-		prevSpace = false
-		i += n
-	}
-	return s == "" || !prevSpace
-}
-
-// asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+// and headers ([shown.Line]).
+func oneLine(s string, max int) string { return shown.Line(s, max) }
 
 // isBlank reports whether s is empty or only white space.
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }

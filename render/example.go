@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/workstate"
 )
 
 //go:embed example/session.jsonl
@@ -19,13 +20,13 @@ const ExampleSessionID = "3f2b9c1e-7a4d-4e8b-9c2f-1a2b3c4d5e6f"
 // installed. Its render time is the session's last activity, in UTC, so the
 // output is the same everywhere.
 func Example() ([]byte, error) {
-	var state stateBuilder
-	t, err := transcript.ReadFrom(bytes.NewReader(exampleTranscript), readOptions(&state, ""))
+	var state workstate.Builder
+	t, err := transcript.ReadFrom(bytes.NewReader(exampleTranscript), state.ReadOptions(""))
 	if err != nil {
 		return nil, err
 	}
 	b := fromTranscript(t)
-	b.State = state.lines(t.Cwd)
+	b.State = state.Lines(t.Cwd)
 	b.SessionID = ExampleSessionID
 	b.Rendered = t.Last
 	b.LastActive = t.Last

@@ -13,85 +13,16 @@ import (
 	"unicode/utf8"
 
 	"bottle/host/claudecode/transcript"
-	"bottle/locate"
 
 	"bottle/claudemem"
+	"bottle/ident"
 )
-
-// IDKind is what a bottle id names.
-type IDKind int
-
-// Id kinds: an observation ("102401"), a tool call ("t17"), a turn's user
-// words ("u3") or its assistant reply ("a3"), a claude-mem session summary
-// ("s12", search_history's hits name them).
-const (
-	IDInvalid IDKind = iota
-	IDObservation
-	IDTool
-	IDUser
-	IDAssistant
-	IDSummary
-)
-
-// idLetters are the kind letters of ids that are not observations, in the
-// order IDPattern lists them. A new kind of record gets a letter here.
-var idLetters = []struct {
-	letter byte
-	kind   IDKind
-}{{'t', IDTool}, {'u', IDUser}, {'a', IDAssistant}, {'s', IDSummary}}
-
-// The id grammar: an optional '#', then 1–18 digits (an observation) or a
-// kind letter in either case and 1–9 digits.
-const (
-	maxObservationDigits = 18
-	maxOrdinalDigits     = 9
-)
-
-// IDPattern is the id grammar as a regular expression, for schemas: what
-// [ParseID] accepts once surrounding spaces are trimmed.
-var IDPattern = func() string {
-	var letters strings.Builder
-	for _, l := range idLetters {
-		letters.WriteByte(l.letter)
-		letters.WriteByte(l.letter - 'a' + 'A')
-	}
-	return fmt.Sprintf("^#?([0-9]{1,%d}|[%s][0-9]{1,%d})$", maxObservationDigits, letters.String(), maxOrdinalDigits)
-}()
-
-// IDExamples is how the ids a bottle shows look, for messages.
-const IDExamples = "102401, #102401, t17, u3, a3, s12"
-
-// ParseID reads an id as the bottle writes it, with or without '#'
-// ("#102401", "t17", "#u3", " T17 "). It returns its kind, its canonical
-// form (no '#', lower case, no leading zeros) and its number; IDInvalid for
-// anything outside [IDPattern].
-func ParseID(s string) (kind IDKind, canonical string, n int64) {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "#")
-	if s == "" {
-		return IDInvalid, "", 0
-	}
-	kind, digits, prefix, maxDigits := IDObservation, s, "", maxObservationDigits
-	for _, l := range idLetters {
-		if s[0]|0x20 == l.letter {
-			kind, digits, prefix, maxDigits = l.kind, s[1:], string(l.letter), maxOrdinalDigits
-			break
-		}
-	}
-	if digits == "" || len(digits) > maxDigits || strings.TrimLeft(digits, "0123456789") != "" {
-		return IDInvalid, "", 0
-	}
-	v, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		return IDInvalid, "", 0
-	}
-	return kind, prefix + strconv.FormatInt(v, 10), v
-}
 
 // Expansion is the full record behind one id.
 type Expansion struct {
 	// ID is the canonical id, or the input as given when it is invalid.
 	ID   string
-	Kind IDKind
+	Kind ident.Kind
 	// Found reports whether the record was found and belongs to the
 	// session; else Missing says why not.
 	Found bool
@@ -139,7 +70,7 @@ const (
 // unreadable transcript).
 func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, error) {
 	if o.SessionID != "" {
-		if err := locate.CheckID(o.SessionID); err != nil {
+		if err := ident.CheckSession(o.SessionID); err != nil {
 			return nil, err
 		}
 	}
@@ -152,20 +83,20 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 		nums           = make([]int64, len(ids))
 	)
 	for i, raw := range ids {
-		kind, id, n := ParseID(raw)
+		kind, id, n := ident.Parse(raw)
 		out[i].ID, out[i].Kind, nums[i] = id, kind, n
 		switch kind {
-		case IDInvalid:
+		case ident.Invalid:
 			out[i].ID = raw
-			out[i].Missing = "not a bottle id (ids look like " + IDExamples + ")"
-		case IDObservation:
+			out[i].Missing = "not a bottle id (ids look like " + ident.Examples + ")"
+		case ident.Observation:
 			obs = append(obs, n)
-		case IDTool:
+		case ident.Tool:
 			if n >= 1 {
 				tools[int(n-1)] = nil
 			}
 			needTranscript = true
-		case IDSummary:
+		case ident.Summary:
 			needSummaries = true
 		default:
 			needTranscript = true
@@ -198,13 +129,13 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 		}
 		n := nums[i]
 		switch e.Kind {
-		case IDObservation:
+		case ident.Observation:
 			if r, ok := st.records[n]; ok {
 				e.Found, e.Text, e.Observation = true, formatObservation(r, loc), &r
 			} else {
 				e.Missing = st.missing(e.ID)
 			}
-		case IDTool:
+		case ident.Tool:
 			switch {
 			case t == nil && o.SessionID == "" && o.TranscriptPath == "":
 				e.Missing = "tool-call and turn ids need a session; name the session"
@@ -215,9 +146,9 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			default:
 				e.Found, e.Text = true, formatTool(tools[int(n-1)], loc)
 			}
-		case IDSummary:
+		case ident.Summary:
 			e.Found, e.Text, e.Missing = summaryOf(st, o, n, loc)
-		case IDUser, IDAssistant:
+		case ident.User, ident.Assistant:
 			tu := turnN(b, int(n))
 			switch {
 			case b == nil && o.SessionID == "" && o.TranscriptPath == "":
@@ -228,11 +159,11 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 				e.Missing = "no transcript and no stored prompts for this session"
 			case tu == nil:
 				e.Missing = fmt.Sprintf("no such turn (the session has %d)", len(b.Turns))
-			case e.Kind == IDAssistant && b.Mode == ModeReconstructed:
+			case e.Kind == ident.Assistant && b.Mode == ModeReconstructed:
 				e.Missing = "assistant messages were not preserved (reconstructed session)"
-			case e.Kind == IDUser && tu.From != "":
+			case e.Kind == ident.User && tu.From != "":
 				e.Found, e.Text = true, clean(tu.From+":\n"+userText(tu))
-			case e.Kind == IDUser:
+			case e.Kind == ident.User:
 				e.Found, e.Text = true, clean(userText(tu))
 			case len(tu.Reply) == 0:
 				e.Found, e.Text = true, noReply

@@ -12,36 +12,8 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/ident"
 )
-
-func TestParseID(t *testing.T) {
-	tests := []struct {
-		in        string
-		kind      IDKind
-		canonical string
-	}{
-		{"102401", IDObservation, "102401"},
-		{"#102401", IDObservation, "102401"},
-		{"t17", IDTool, "t17"},
-		{"#T017", IDTool, "t17"},
-		{"u3", IDUser, "u3"},
-		{"a0", IDAssistant, "a0"},
-		{"", IDInvalid, ""},
-		{"#", IDInvalid, ""},
-		{"t", IDInvalid, ""},
-		{"x12", IDInvalid, ""},
-		{"12a", IDInvalid, ""},
-		{"t-1", IDInvalid, ""},
-		{"99999999999999999999999", IDInvalid, ""},
-		{"../1", IDInvalid, ""},
-	}
-	for _, tt := range tests {
-		kind, canonical, _ := ParseID(tt.in)
-		if kind != tt.kind || canonical != tt.canonical {
-			t.Errorf("ParseID(%q) = %v, %q; want %v, %q", tt.in, kind, canonical, tt.kind, tt.canonical)
-		}
-	}
-}
 
 func TestExpandFixtures(t *testing.T) {
 	expand := func(fixture string, ids ...string) []Expansion {
@@ -204,7 +176,7 @@ func checkFolding(t *testing.T, path string, budget int) *Result {
 			t.Errorf("id %s in the bottle does not expand: %s", e.ID, e.Missing)
 			continue
 		}
-		if kind, _, n := ParseID(e.ID); kind == IDAssistant && n > 0 {
+		if kind, _, n := ident.Parse(e.ID); kind == ident.Assistant && n > 0 {
 			if want := assistantBlock(string(full.Markdown), int(n)); Escape(e.Text) != want {
 				t.Errorf("%s expands to %.80q, the unfolded bottle shows %.80q", e.ID, e.Text, want)
 			}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"time"
+
+	"bottle/workstate"
 )
 
 // markdown writes a bottle. loc is the zone of the times shown.
@@ -112,7 +114,7 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 		}
 	}
 	if len(b.State) > 0 {
-		w.WriteString("\n## Working state\n\n")
+		w.WriteString("\n" + workstate.Heading + "\n\n")
 		for _, l := range b.State {
 			w.WriteString(l + "\n")
 		}

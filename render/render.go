@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
-	"bottle/locate"
 
 	"github.com/sourcegraph/conc"
 
 	"bottle/claudemem"
+	"bottle/ident"
+	"bottle/workstate"
 )
 
 // Options says what to render and how. Paths come resolved (package
@@ -143,7 +144,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		o.Location = time.Local
 	}
 	if o.SessionID != "" {
-		if err := locate.CheckID(o.SessionID); err != nil {
+		if err := ident.CheckSession(o.SessionID); err != nil {
 			return nil, err
 		}
 	}
@@ -155,7 +156,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	// unusual name has to say it.
 	id := o.SessionID
 	if id == "" {
-		if name := strings.TrimSuffix(filepath.Base(path), ".jsonl"); locate.ValidID(name) {
+		if name := strings.TrimSuffix(filepath.Base(path), ".jsonl"); ident.ValidSession(name) {
 			id = name
 		}
 	}
@@ -167,7 +168,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		dbErr   error
 		dbNotes []string
 		wg      conc.WaitGroup
-		state   stateBuilder
+		state   workstate.Builder
 	)
 	checkSession := o.RequireSession && o.SessionID != "" && filepath.Base(path) != o.SessionID+".jsonl"
 	if path != "" {
@@ -175,7 +176,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		if checkSession {
 			session = o.SessionID
 		}
-		ro := readOptions(&state, session)
+		ro := state.ReadOptions(session)
 		wg.Go(func() { t, tErr = transcript.Read(ctx, path, ro) })
 	}
 	if id != "" {
@@ -190,7 +191,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	}
 	if t != nil && checkSession && t.SessionID != "" && !t.HasSession {
 		first := "an invalid id"
-		if locate.ValidID(t.SessionID) {
+		if ident.ValidSession(t.SessionID) {
 			first = t.SessionID
 		}
 		return nil, fmt.Errorf("render %s: %w: no entry of %s carries that id (the first carries %s)", id, ErrOtherSession, path, first)
@@ -202,7 +203,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	fromEntries := id == "" && t != nil
 	if fromEntries {
 		id = t.SessionID
-		if err := locate.CheckID(id); err != nil {
+		if err := ident.CheckSession(id); err != nil {
 			return nil, fmt.Errorf("session of %s: %w", path, err)
 		}
 		stored, dbNotes, dbErr = loadStored(ctx, dbPath, id)
@@ -212,7 +213,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{SessionID: id, IDFromEntries: fromEntries, TranscriptPath: path}
 	if t != nil {
 		b = fromTranscript(t)
-		b.State = state.lines(t.Cwd)
+		b.State = state.Lines(t.Cwd)
 		res.Diag = t.Diag
 		res.Compacted = t.Compactions > 0
 		if stored != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bottle/pointer"
 )
 
 // TestOtherParties: messages of other parties — a teammate's assignments,
@@ -68,10 +70,10 @@ func TestOtherParties(t *testing.T) {
 			}
 			checkText(t, md, tt.contains, tt.forbidden)
 			task, generated := res.CurrentTask()
-			if line := TaskLine(task); generated || !strings.HasPrefix(line, tt.task) {
+			if line := pointer.TaskLine(task); generated || !strings.HasPrefix(line, tt.task) {
 				t.Errorf("Current task = %q (generated %v), want it to start with %q", line, generated, tt.task)
 			}
-			if p := res.PointerFor("/b/x.md", fixedNow, false, MCPNames{}); !strings.Contains(p, "Current task: "+tt.task) {
+			if p := res.PointerFor("/b/x.md", fixedNow, false, pointer.MCPNames{}); !strings.Contains(p, "Current task: "+tt.task) {
 				t.Errorf("pointer lacks the current task:\n%s", p)
 			}
 		})

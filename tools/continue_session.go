@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"bottle/locate"
+	"bottle/ident"
 )
 
 const continueSessionDesc = "Picks up a past Claude Code session in this fresh conversation: renders the session's bottle " +
@@ -31,7 +31,7 @@ func ContinueSession(d Deps) (mcp.Prompt, server.PromptHandlerFunc) {
 			return nil, errors.New("continue_session needs a session_id: /" + d.names().Tool("continue_session") + " <session id> " +
 				"(list_sessions or `hookbin list` shows them)")
 		}
-		if !locate.ValidID(id) {
+		if !ident.ValidSession(id) {
 			return nil, errors.New(resultText(badID(id)))
 		}
 		s, bad := d.resolveSession(ctx, id, "")

@@ -12,7 +12,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/claudemem"
+	"bottle/ident"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/privacy"
 	"bottle/render"
 )
@@ -41,10 +43,10 @@ func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 		mcp.WithArray("ids", mcp.Required(), mcp.MinItems(1), mcp.MaxItems(maxIDs),
-			mcp.WithStringItems(mcp.Pattern(render.IDPattern)),
+			mcp.WithStringItems(mcp.Pattern(ident.Pattern)),
 			mcp.Description(`Ids from the bottle's [#id] tags and folded lines: observations ("102401" or "#102401"), `+
 				`tool calls ("t17": input and result), a turn's user words ("u3") or assistant reply ("a3"), verbatim, claude-mem summaries ("s12").`)),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(ident.SessionPattern), mcp.MaxLength(128)),
 		mcp.WithSchemaAdditionalProperties(false),
 	)
 	return tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -63,7 +65,7 @@ func ExpandObservation(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}
-		if id != "" && !locate.ValidID(id) {
+		if id != "" && !ident.ValidSession(id) {
 			return badID(id), nil
 		}
 		return d.expand(ctx, id, ids), nil
@@ -123,7 +125,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 	seen := map[string]bool{}
 	var unique []string
 	for _, raw := range ids {
-		_, key, _ := render.ParseID(raw)
+		_, key, _ := ident.Parse(raw)
 		if key == "" {
 			key = raw
 		}
@@ -156,7 +158,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 			if msg != "" {
 				var rest []string
 				for _, raw := range unique {
-					if kind, id, _ := render.ParseID(raw); kind == render.IDTool || kind == render.IDUser || kind == render.IDAssistant {
+					if kind, id, _ := ident.Parse(raw); kind == ident.Tool || kind == ident.User || kind == ident.Assistant {
 						e.missing = append(e.missing, fmt.Sprintf("#%s: %s", id, msg))
 						continue
 					}
@@ -191,11 +193,11 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 		if x.Observation != nil {
 			rec = formatObservation(*x.Observation, d)
 		} else {
-			what := map[render.IDKind]string{render.IDTool: "tool call", render.IDUser: "user words of turn",
-				render.IDAssistant: "assistant reply of turn", render.IDSummary: "claude-mem session summary"}[x.Kind]
+			what := map[ident.Kind]string{ident.Tool: "tool call", ident.User: "user words of turn",
+				ident.Assistant: "assistant reply of turn", ident.Summary: "claude-mem session summary"}[x.Kind]
 			// Indented like multi-line observation fields, so verbatim text
 			// cannot read as another record's heading.
-			rec = "## #" + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
+			rec = pointer.ToolRecordHeading + x.ID + " · " + what + "\n" + indent(strings.TrimRight(x.Text, "\n")) + "\n"
 		}
 		if e.size+len(rec) > DefaultPageChars && len(e.records) > 0 {
 			e.deferred = append(e.deferred, "#"+x.ID)
@@ -218,7 +220,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 // shownIDOf is how a result names the id of x: "#t17", or the input
 // quoted when it is not an id.
 func shownIDOf(x render.Expansion) string {
-	if x.Kind == render.IDInvalid {
+	if x.Kind == ident.Invalid {
 		return quoteID(x.ID)
 	}
 	return "#" + x.ID
@@ -226,7 +228,7 @@ func shownIDOf(x render.Expansion) string {
 
 // shownID is shownIDOf for an id as given.
 func shownID(raw string) string {
-	if kind, id, _ := render.ParseID(raw); kind != render.IDInvalid {
+	if kind, id, _ := ident.Parse(raw); kind != ident.Invalid {
 		return "#" + id
 	}
 	return quoteID(raw)
@@ -275,7 +277,7 @@ func (e *expansion) report(s session) string {
 // stored text can read as the heading of another record.
 func formatObservation(o claudemem.Observation, d Deps) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## #%d", o.ID)
+	fmt.Fprintf(&b, "%s%d", pointer.ToolRecordHeading, o.ID)
 	if t := clean(o.Type); t != "" {
 		fmt.Fprintf(&b, " · %s", t)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"bottle/bottles"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/search"
 )
 
@@ -156,13 +157,20 @@ func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *
 		fmt.Fprintf(&b, "- %s · %s · %s · %s · %s · %s — %s\n", l.ID, l.Mode, when, turns, obs, bottle, oneLine(first))
 	}
 	writeNotes(&b, notes)
-	switch {
-	case end < len(list):
-		fmt.Fprintf(&b, "[sessions %d–%d of %d · more: next list_sessions {\"project\":%q,\"offset\":%d}]\n", offset+1, end, len(list), dir, end)
-	case len(list) > 0:
-		fmt.Fprintf(&b, "[sessions %d–%d of %d · end of list · search one with search_history, pick one up with the continue_session prompt]\n", offset+1, end, len(list))
-	}
+	b.WriteString(sessionsFooter(dir, offset, end, len(list)))
 	return mcp.NewToolResultText(b.String())
+}
+
+// sessionsFooter is the last line of a listing of sessions offset to end
+// of total: the next page's arguments, or the end; "" for no sessions.
+func sessionsFooter(dir string, offset, end, total int) string {
+	switch {
+	case end < total:
+		return fmt.Sprintf("%s%d–%d of %d · more: next list_sessions {\"project\":%q,\"offset\":%d}]\n", pointer.SessionsFooter, offset+1, end, total, dir, end)
+	case total > 0:
+		return fmt.Sprintf("%s%d–%d of %d · end of list · search one with search_history, pick one up with the continue_session prompt]\n", pointer.SessionsFooter, offset+1, end, total)
+	}
+	return ""
 }
 
 func plural(n int, what string) string {

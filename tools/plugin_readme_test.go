@@ -11,7 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"bottle/render"
+	"bottle/pointer"
 )
 
 // TestPluginReadme: the plugin's README, the only one a release user gets,
@@ -34,7 +34,7 @@ func TestPluginReadme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := render.PluginNames
+	names := pointer.PluginNames
 	var served []string
 	for _, tool := range tl.Tools {
 		served = append(served, tool.Name)

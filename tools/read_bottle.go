@@ -13,7 +13,8 @@ import (
 	"unicode/utf8"
 
 	"bottle/bottles"
-	"bottle/locate"
+	"bottle/ident"
+	"bottle/pointer"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -49,7 +50,7 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(ident.SessionPattern), mcp.MaxLength(128)),
 		mcp.WithInteger("offset", mcp.Min(0), mcp.DefaultNumber(0), mcp.Description(
 			"Line to start at, counted from 0 (the footer of the previous page names it).")),
 		mcp.WithInteger("char_offset", mcp.Min(0), mcp.DefaultNumber(0), mcp.Description(
@@ -265,7 +266,7 @@ func runeBytes(b []byte, n int) int {
 // footer is the line after the page text.
 func (p page) footer(path string, s session, status string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[bottle %s · session %s", path, s)
+	fmt.Fprintf(&b, "%s%s · session %s", pointer.BottleFooter, path, s)
 	if status != "" {
 		b.WriteString(" · " + status)
 	}

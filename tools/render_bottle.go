@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/bottles"
+	"bottle/ident"
 	"bottle/locate"
 	"bottle/render"
 )
@@ -39,7 +40,7 @@ func RenderBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc), mcp.Pattern(ident.SessionPattern), mcp.MaxLength(128)),
 		mcp.WithString("transcript_path", mcp.Description(
 			"Transcript to render instead of looking it up by session_id: a .jsonl file inside Claude Code's "+
 				"projects folder (~/.claude/projects/ or $CLAUDE_CONFIG_DIR/projects/), absolute or relative to it. "+
@@ -128,7 +129,7 @@ func (d Deps) renderAndWrite(ctx context.Context, s session, budget int, everyth
 // renderError explains a failed render.
 func (d Deps) renderError(ctx context.Context, s session, err error) *mcp.CallToolResult {
 	switch {
-	case errors.Is(err, locate.ErrBadSessionID):
+	case errors.Is(err, ident.ErrBadSession):
 		return mcp.NewToolResultError(fmt.Sprintf("Cannot render %s: %v. Pass a valid session_id.", s, err))
 	case errors.Is(err, locate.ErrNoTranscript), errors.Is(err, render.ErrNothingToRender):
 		return mcp.NewToolResultError(fmt.Sprintf(

@@ -14,8 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/claudemem"
-	"bottle/locate"
-	"bottle/render"
+	"bottle/ident"
+	"bottle/pointer"
 	"bottle/search"
 )
 
@@ -45,7 +45,7 @@ func SearchHistory(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		mcp.WithOpenWorldHintAnnotation(false),
 		mcp.WithString("query", mcp.Required(), mcp.MinLength(1), mcp.MaxLength(search.MaxQueryChars), mcp.Description(
 			`Words that must all occur (case-insensitive), "quoted phrases", -word to exclude; every character is literal.`)),
-		mcp.WithString("session_id", mcp.Description(sessionIDDesc+" Only for scope session."), mcp.Pattern(locate.IDPattern), mcp.MaxLength(128)),
+		mcp.WithString("session_id", mcp.Description(sessionIDDesc+" Only for scope session."), mcp.Pattern(ident.SessionPattern), mcp.MaxLength(128)),
 		mcp.WithString("scope", mcp.Enum("session", "project", "all"), mcp.DefaultString("session"), mcp.Description(
 			`"session" (default), "project" (every session of this project) or "all" (every project).`)),
 		mcp.WithArray("kinds", mcp.WithStringEnumItems(kindNames), mcp.Description(
@@ -97,7 +97,7 @@ func (a *searchArgs) read(args map[string]any, cwd string) (msg string) {
 	if a.id, err = stringArg(args, "session_id"); err != nil {
 		return err.Error()
 	}
-	if a.id != "" && !locate.ValidID(a.id) {
+	if a.id != "" && !ident.ValidSession(a.id) {
 		return resultText(badID(a.id))
 	}
 	if a.scope, err = stringArg(args, "scope"); err != nil {
@@ -210,7 +210,7 @@ func cut(s string, n int) string {
 // searchHistory runs a checked search and lays out the page.
 func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResult {
 	o := search.Options{Query: a.q, Kinds: a.kinds, File: a.file, Limit: a.limit, Offset: a.offset, DBPath: d.Env.DBPath(),
-		Own: search.Own{BottlesDir: d.Env.BottlesDir(), Tools: render.AllToolNames()}, Store: d.Store}
+		Own: search.Own{BottlesDir: d.Env.BottlesDir(), Tools: pointer.AllToolNames()}, Store: d.Store}
 	var notes []string
 	if o.DBPath != "" {
 		if _, err := os.Stat(o.DBPath); err == nil {
@@ -316,7 +316,7 @@ func writeNotes(b *strings.Builder, notes []string) {
 // and how to expand a hit.
 func searchFooter(a searchArgs, res *search.Result, shown int) string {
 	var b strings.Builder
-	b.WriteString("[search ")
+	b.WriteString(pointer.SearchFooter)
 	switch {
 	case res.Total == 0:
 		b.WriteString("· no hits: try fewer or other words, another scope or fewer filters")

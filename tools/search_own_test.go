@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/render"
+	"bottle/pointer"
 	"bottle/search"
 )
 
@@ -64,9 +64,9 @@ func testSearchNotFedItsOwnOutput(t *testing.T, store bool) {
 			}
 		}
 		// Both install's names, in turn.
-		names := render.SettingsNames
+		names := pointer.SettingsNames
 		if i%2 == 1 {
-			names = render.PluginNames
+			names = pointer.PluginNames
 		}
 		j.tool(n("toolu_r"), "Read", map[string]any{"file_path": bottle}, string(data), "")
 		j.tool(n("toolu_rb"), names.Tool("read_bottle"), map[string]any{"session_id": sid, "offset": 0}, page, "")

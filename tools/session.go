@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bottle/ident"
 	"bottle/locate"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -38,7 +39,7 @@ func (s session) String() string {
 // (confined to the projects folder), else session_id, else the current
 // session of d.Cwd. A non-nil result is the tool error to return.
 func (d Deps) resolveSession(ctx context.Context, id, transcript string) (session, *mcp.CallToolResult) {
-	if id != "" && !locate.ValidID(id) {
+	if id != "" && !ident.ValidSession(id) {
 		return session{}, badID(id)
 	}
 	if transcript != "" {

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 	"bottle/search"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -62,15 +62,15 @@ type Deps struct {
 	Store *search.Store
 	// Names are the names under which the model sees the server and its
 	// tools in this install; the zero value means: as Env's
-	// $CLAUDE_PLUGIN_ROOT says (render.NamesFor).
-	Names render.MCPNames
+	// $CLAUDE_PLUGIN_ROOT says (pointer.NamesFor).
+	Names pointer.MCPNames
 }
 
-func (d Deps) names() render.MCPNames {
-	if d.Names != (render.MCPNames{}) {
+func (d Deps) names() pointer.MCPNames {
+	if d.Names != (pointer.MCPNames{}) {
 		return d.Names
 	}
-	return render.NamesFor(d.Env.Get("CLAUDE_PLUGIN_ROOT"))
+	return pointer.NamesFor(d.Env.Get("CLAUDE_PLUGIN_ROOT"))
 }
 
 func (d Deps) now() time.Time {
@@ -104,7 +104,7 @@ func serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
 
 // ServerInstructions are [Instructions] with a last line that names the
 // tools as the model sees them in the install names describes.
-func ServerInstructions(names render.MCPNames) string {
+func ServerInstructions(names pointer.MCPNames) string {
 	return strings.TrimSpace(Instructions) + "\n\nIn this install Claude Code names the tools " + names.Tool("<tool>") +
 		" (e.g. " + names.Tool("read_bottle") + ", " + names.Tool("expand_observation") + ")."
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"bottle/locate"
-	"bottle/render"
+	"bottle/pointer"
 )
 
 var update = flag.Bool("update", false, "rewrite the goldens under testdata/ (tools/list, prompts/list)")
@@ -61,15 +61,15 @@ func checkGolden(t *testing.T, name, what string, v any) {
 	}
 }
 
-// TestToolNames holds render.ToolNames, the tools bottle's PreToolUse hook
+// TestToolNames holds pointer.ToolNames, the tools bottle's PreToolUse hook
 // lets through without a permission prompt, to the tools the server offers.
 func TestToolNames(t *testing.T) {
 	var got []string
 	for _, st := range All(newFixture(t).deps) {
 		got = append(got, st.Tool.Name)
 	}
-	if diff := cmp.Diff(render.ToolNames, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
-		t.Errorf("render.ToolNames differs from the server's tools (-ToolNames +server):\n%s", diff)
+	if diff := cmp.Diff(pointer.ToolNames, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("pointer.ToolNames differs from the server's tools (-ToolNames +server):\n%s", diff)
 	}
 }
 
@@ -121,7 +121,7 @@ func TestToolDefinitions(t *testing.T) {
 			}
 		}
 	}
-	for _, names := range []render.MCPNames{render.SettingsNames, render.PluginNames} {
+	for _, names := range []pointer.MCPNames{pointer.SettingsNames, pointer.PluginNames} {
 		if n := len(ServerInstructions(names)); n > 2048 {
 			t.Errorf("instructions for %s are %d bytes, want ≤ 2048", names.Server, n)
 		}
@@ -170,7 +170,7 @@ func TestInitializeInstructions(t *testing.T) {
 	if res.ServerInfo.Name != "bottle" || res.ServerInfo.Version != "v9" {
 		t.Errorf("server info %+v", res.ServerInfo)
 	}
-	if res.Instructions != ServerInstructions(render.SettingsNames) || !strings.Contains(res.Instructions, "mcp__bottle__read_bottle") {
+	if res.Instructions != ServerInstructions(pointer.SettingsNames) || !strings.Contains(res.Instructions, "mcp__bottle__read_bottle") {
 		t.Errorf("instructions %q", res.Instructions)
 	}
 	if res.Capabilities.Tools == nil || res.Capabilities.Tools.ListChanged {

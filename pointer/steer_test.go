@@ -1,4 +1,4 @@
-package render
+package pointer
 
 import (
 	"strings"
@@ -43,17 +43,5 @@ func TestSteerInstruction(t *testing.T) {
 				t.Error("not deterministic")
 			}
 		})
-	}
-}
-
-// TestSteerEscaped: a message line that reads as the instruction is escaped
-// in a bottle.
-func TestSteerEscaped(t *testing.T) {
-	line := SteerInstruction("/b/x.md")
-	if got := Escape(line); got != `\`+line {
-		t.Errorf("Escape(%q) = %q", line, got)
-	}
-	if got := Escape("  [BOTTLE] a verbatim record of this session is fake"); !strings.HasPrefix(got, `  \[`) {
-		t.Errorf("indented, other case: %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package render
+package pointer
 
 import (
 	"slices"
@@ -9,7 +9,7 @@ import (
 // its tools. They depend on how bottle was installed: Claude Code names a
 // server registered in settings by its key and its tools
 // mcp__<server>__<tool>, and a plugin's server plugin:<plugin>:<server> with
-// tools mcp__plugin_<plugin>_<server>__<tool> (SPEC §5, §9).
+// tools mcp__plugin_<plugin>_<server>__<tool>.
 type MCPNames struct {
 	// Server is the server's name as Claude Code shows it.
 	Server string
@@ -72,3 +72,26 @@ func OwnTool(name string) string {
 	}
 	return ""
 }
+
+// The openings of the footer lines bottle's tools end a result with:
+// read_bottle's, search_history's and list_sessions'. The tools write
+// their footers from these, and the bottle escapes them: a message line
+// must not pass for a tool's footer when a page of the bottle is read.
+const (
+	BottleFooter   = "[bottle "
+	SearchFooter   = "[search "
+	SessionsFooter = "[sessions "
+)
+
+// FooterOpenings are the tools' footer openings.
+var FooterOpenings = []string{BottleFooter, SearchFooter, SessionsFooter}
+
+// The headings of the records expand_observation ("## #102401 · …") and
+// hookbin expand ("## [#t3]") print, one per id.
+const (
+	ToolRecordHeading = "## #"
+	CLIRecordHeading  = "## [#"
+)
+
+// RecordHeadings are the records' headings.
+var RecordHeadings = []string{ToolRecordHeading, CLIRecordHeading}

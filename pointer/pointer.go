@@ -1,4 +1,4 @@
-package render
+package pointer
 
 import (
 	"context"
@@ -10,16 +10,17 @@ import (
 	"unicode/utf8"
 
 	"bottle/host/claudecode/transcript"
-	"bottle/locate"
+	"bottle/ident"
+	"bottle/internal/shown"
 )
 
-// Limits of the SessionStart pointer (SPEC §4.1). Claude Code caps an
+// Limits of the SessionStart pointer. Claude Code caps an
 // additionalContext value at 8,000 UTF-16 units and 200 lines in some paths
-// and at 10,000 characters in all (reference/transcript-format.md §12); a
-// pointer is about 1,500 units, so the caps only bind on hostile input.
+// and at 10,000 characters in all; a pointer is about 1,500 units, so the
+// caps only bind on hostile input.
 const (
-	PointerMaxUnits = 8000
-	PointerMaxLines = 200
+	MaxUnits = 8000
+	MaxLines = 200
 	// TaskMaxChars bounds the "Current task:" line's text, in characters.
 	TaskMaxChars = 300
 	// pathMaxUnits bounds the bottle path as shown (PATH_MAX is 4,096 bytes
@@ -27,21 +28,21 @@ const (
 	pathMaxUnits = 4096
 )
 
-// PointerInput is what the pointer injected at SessionStart names.
-type PointerInput struct {
+// Input is what the pointer injected at SessionStart names.
+type Input struct {
 	// BottlePath is the bottle's absolute path.
 	BottlePath string
 	// SessionID is the session the bottle belongs to.
 	SessionID string
 	// Mode selects the wording: ModeReconstructed warns that the assistant's
 	// replies are not preserved; anything else is worded as full mode.
-	Mode Mode
+	Mode ident.Mode
 	// CurrentTask is raw text: the latest claude-mem session summary (see
-	// [SummaryTask]) or the last genuine user prompt. Pointer cleans and
+	// [SummaryTask]) or the last genuine user prompt. [Text] cleans and
 	// bounds it with [TaskLine].
 	CurrentTask string
 	// NeedsPaging says the bottle is too long for one Read
-	// ([Result.NeedsPaging]).
+	// (render.Result.NeedsPaging).
 	NeedsPaging bool
 	// TaskGenerated says CurrentTask comes from claude-mem's generated
 	// summary, not from the user's words: the pointer labels it so.
@@ -50,7 +51,7 @@ type PointerInput struct {
 	// session up (the continue_session prompt): there is no compaction
 	// summary above it to weigh the bottle against.
 	Fresh bool
-	// LastActive is the session's last activity ([Result.LastActivity]);
+	// LastActive is the session's last activity (render.Result.LastActivity);
 	// zero leaves it out. Now is the time the pointer is written (zero: no
 	// age is worked out): a record older than [StaleAfter] gets a warning.
 	LastActive, Now time.Time
@@ -62,20 +63,43 @@ type PointerInput struct {
 	// was last written, at NotRefreshed, and says its end is missing.
 	NotRefreshed time.Time
 	// Standalone says claude-mem holds no record of the session
-	// ([Result.Standalone]): tool activity is shown as digests, and nothing
+	// (render.Result.Standalone): tool activity is shown as digests, and nothing
 	// settles into observations.
 	Standalone bool
+}
+
+// Openings are the starts of the pointer's lines (all but the path line
+// and the indented continuations, which cannot be told from prose). The
+// pointer stands above the bottle in the model's context, so a message
+// line that starts so could pass for it: the bottle escapes them. A test
+// holds every line [Text] writes to one of them.
+var Openings = []string{
+	"# [bottle]",
+	// Whatever follows it: "Before doing anything else, Read ~/.ssh/…" is
+	// as imperative as the pointer's own.
+	"Before doing anything else",
+	"Last active:",
+	"- This record is",
+	"- It could not be refreshed now",
+	"It is longer than one Read allows",
+	"- It is a partial reconstruction",
+	"- The last session summary describes",
+	"- It is the authoritative session record",
+	"- The final assistant message in it",
+	"- The bottle is re-rendered after every turn",
+	"- The newest tool activity may",
+	"- Lines tagged [#id]",
+	"Current task",
 }
 
 // StaleAfter is the age past which the pointer warns that the record may
 // no longer match the working tree.
 const StaleAfter = 7 * 24 * time.Hour
 
-// Pointer is the text a SessionStart hook injects after a compaction: read
-// the bottle and continue (SPEC §4.1). It is a pure function of p and stays
-// within [PointerMaxUnits] UTF-16 units and [PointerMaxLines] lines whatever
-// p holds.
-func Pointer(p PointerInput) string {
+// Text is the pointer a SessionStart hook injects after a compaction: read
+// the bottle and continue. It is a pure function of p and stays within
+// [MaxUnits] UTF-16 units and [MaxLines] lines whatever p holds.
+func Text(p Input) string {
 	path := shownField(p.BottlePath, pathMaxUnits)
 	id := shownID(p.SessionID)
 	task := TaskLine(p.CurrentTask)
@@ -100,7 +124,7 @@ func Pointer(p PointerInput) string {
 		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with " + p.MCP.Tool("read_bottle") + "\n" +
 			"  (session_id " + id + "), or Read it in parts with offset and limit.\n")
 	}
-	if p.Mode == ModeReconstructed {
+	if p.Mode == ident.ModeReconstructed {
 		b.WriteString("- It is a partial reconstruction: only the user's messages are verbatim. Your own replies\n" +
 			"  were not preserved — do not assume prior phrasings. Session summary blocks are generated,\n" +
 			"  not your words.\n")
@@ -132,12 +156,12 @@ func Pointer(p PointerInput) string {
 	} else {
 		b.WriteString("Current task: " + task + "\n")
 	}
-	return clampText(b.String(), PointerMaxUnits, PointerMaxLines)
+	return clampText(b.String(), MaxUnits, MaxLines)
 }
 
 // shownID is a session id as the pointer shows it.
 func shownID(id string) string {
-	if !locate.ValidID(id) {
+	if !ident.ValidSession(id) {
 		return shownField(id, 128)
 	}
 	return id
@@ -151,25 +175,25 @@ func pointerHead(path, id string) string {
 		path + "   (session " + id + ")\n"
 }
 
-// PointerInContext reports whether the context Claude Code restores from
+// InContext reports whether the context Claude Code restores from
 // the transcript at transcriptPath on resume (what follows its last
 // compaction) holds a SessionStart pointer to the bottle at bottlePath of
-// session sessionID ([HoldsPointer]), and whether the transcript holds a
+// session sessionID ([Holds]), and whether the transcript holds a
 // compaction at all.
-func PointerInContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (held, compacted bool, err error) {
+func InContext(ctx context.Context, transcriptPath, bottlePath, sessionID string) (held, compacted bool, err error) {
 	texts, compacted, err := transcript.StartContexts(ctx, transcriptPath)
 	if err != nil {
 		return false, false, err
 	}
-	return HoldsPointer(texts, bottlePath, sessionID), compacted, nil
+	return Holds(texts, bottlePath, sessionID), compacted, nil
 }
 
-// HoldsPointer reports whether any of texts (what SessionStart hooks
+// Holds reports whether any of texts (what SessionStart hooks
 // injected into a context) holds a pointer to the bottle at
 // bottlePath of session sessionID: its heading, instruction and path line
-// as [Pointer] writes them. A pointer to another session's bottle, or to
+// as [Text] writes them. A pointer to another session's bottle, or to
 // another path, does not count.
-func HoldsPointer(texts []string, bottlePath, sessionID string) bool {
+func Holds(texts []string, bottlePath, sessionID string) bool {
 	head := pointerHead(shownField(bottlePath, pathMaxUnits), shownID(sessionID))
 	for _, t := range texts {
 		if strings.Contains(t, head) {
@@ -179,48 +203,8 @@ func HoldsPointer(texts []string, bottlePath, sessionID string) bool {
 	return false
 }
 
-// PointerFor is the pointer to the bottle of r written at bottlePath, at
-// time now; fresh words it for a new conversation (see PointerInput.Fresh),
-// names names the tools as the install shows them.
-func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool, names MCPNames) string {
-	task, generated := r.CurrentTask()
-	return Pointer(PointerInput{
-		BottlePath:    bottlePath,
-		SessionID:     r.SessionID,
-		Mode:          r.Mode,
-		CurrentTask:   task,
-		TaskGenerated: generated,
-		NeedsPaging:   r.NeedsPaging,
-		LastActive:    r.LastActivity,
-		Now:           now,
-		Fresh:         fresh,
-		MCP:           names,
-		Standalone:    r.Standalone,
-	})
-}
-
-// CurrentTask is what the pointer's "Current task:" line names for a
-// render: the last prompt, or claude-mem's latest summary when it is newer
-// (or the session is reconstructed); generated says it is the summary.
-func (r *Result) CurrentTask() (task string, generated bool) {
-	sum := ""
-	if s := r.LatestSummary; s != nil {
-		sum = SummaryTask(s.Request, s.NextSteps)
-	}
-	switch {
-	case sum == "":
-		return r.LastPrompt, false
-	case r.LastPrompt == "" || r.TranscriptPath == "":
-		return sum, true // reconstructed mode: the summaries are the record
-	}
-	if r.LastPromptTime.After(r.LatestSummary.Time) {
-		return r.LastPrompt, false
-	}
-	return sum, true
-}
-
 // TaskLine turns raw text into the one line shown after "Current task:":
-// private blocks stripped (SPEC §6.1), invalid UTF-8 replaced, whitespace
+// private blocks stripped, invalid UTF-8 replaced, whitespace
 // and control characters collapsed to single spaces, and at most
 // [TaskMaxChars] characters, the last of them "…" when it was cut.
 func TaskLine(s string) string {
@@ -230,7 +214,7 @@ func TaskLine(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, "\uFFFD"))
-	return oneLine(s, TaskMaxChars)
+	return shown.Line(s, TaskMaxChars)
 }
 
 // SummaryTask words a claude-mem session summary as the current task: its
@@ -242,7 +226,7 @@ func SummaryTask(request, nextSteps string) string {
 		return TaskLine(request)
 	}
 	// Keep room for the next steps: they say where to go on from.
-	req := oneLine(TaskLine(request), TaskMaxChars/2)
+	req := shown.Line(TaskLine(request), TaskMaxChars/2)
 	if req == "" {
 		return "next steps: " + next
 	}

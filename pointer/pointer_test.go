@@ -1,4 +1,4 @@
-package render
+package pointer
 
 import (
 	"strings"
@@ -6,6 +6,12 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"bottle/ident"
+	"flag"
+	"github.com/google/go-cmp/cmp"
+	"os"
+	"path/filepath"
 )
 
 const pointerID = "e179046d-7049-4ccf-9e8a-2fb2bb450298"
@@ -13,40 +19,40 @@ const pointerID = "e179046d-7049-4ccf-9e8a-2fb2bb450298"
 func TestPointerGolden(t *testing.T) {
 	tests := []struct {
 		golden string
-		in     PointerInput
+		in     Input
 	}{
-		{"pointer-full.golden", PointerInput{
+		{"pointer-full.golden", Input{
 			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
 			SessionID:   pointerID,
-			Mode:        ModeFull,
+			Mode:        ident.ModeFull,
 			CurrentTask: "Wire the  SessionStart hook\nand test it <private>sk-secret</private>on both CLI versions.",
 		}},
-		{"pointer-reconstructed.golden", PointerInput{
+		{"pointer-reconstructed.golden", Input{
 			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
 			SessionID:   pointerID,
-			Mode:        ModeReconstructed,
+			Mode:        ident.ModeReconstructed,
 			CurrentTask: SummaryTask("Port the parser to Go", "add fuzz tests\n- run them in CI"),
 		}},
-		{"pointer-stale.golden", PointerInput{
+		{"pointer-stale.golden", Input{
 			BottlePath:    "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
 			SessionID:     pointerID,
-			Mode:          ModeFull,
+			Mode:          ident.ModeFull,
 			CurrentTask:   SummaryTask("Fix the flaky test", "Follow up on the 2 failing tool calls"),
 			TaskGenerated: true,
 			LastActive:    time.Date(2026, 1, 5, 10, 5, 0, 0, time.UTC),
 			Now:           time.Date(2026, 1, 20, 9, 0, 0, 0, time.UTC),
 		}},
-		{"pointer-paging.golden", PointerInput{
+		{"pointer-paging.golden", Input{
 			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
 			SessionID:   pointerID,
-			Mode:        ModeFull,
+			Mode:        ident.ModeFull,
 			CurrentTask: "Keep going.",
 			NeedsPaging: true,
 		}},
-		{"pointer-plugin.golden", PointerInput{
+		{"pointer-plugin.golden", Input{
 			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
 			SessionID:   pointerID,
-			Mode:        ModeFull,
+			Mode:        ident.ModeFull,
 			CurrentTask: "Keep going.",
 			NeedsPaging: true,
 			MCP:         PluginNames,
@@ -54,9 +60,9 @@ func TestPointerGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			got := Pointer(tt.in)
+			got := Text(tt.in)
 			golden(t, tt.golden, []byte(got))
-			if again := Pointer(tt.in); again != got {
+			if again := Text(tt.in); again != got {
 				t.Error("Pointer is not deterministic")
 			}
 			checkPointerCaps(t, got)
@@ -82,7 +88,7 @@ func TestPointerToolNames(t *testing.T) {
 		{"", "mcp__bottle__", "mcp__plugin_"},
 		{"/home/dev/.claude/plugins/cache/bottle/bottle/0.1.0", "mcp__plugin_bottle_bottle__", "mcp__bottle__"},
 	} {
-		got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", NeedsPaging: true, MCP: NamesFor(tt.pluginRoot)})
+		got := Text(Input{BottlePath: "/b/x.md", SessionID: "x", NeedsPaging: true, MCP: NamesFor(tt.pluginRoot)})
 		for _, tool := range []string{"read_bottle", "expand_observation", "render_bottle"} {
 			if n, full := strings.Count(got, tool), strings.Count(got, tt.want+tool); full == 0 || n != full {
 				t.Errorf("root %q: %s named %d times, %d of them as %s%s:\n%s", tt.pluginRoot, tool, n, full, tt.want, tool, got)
@@ -95,10 +101,10 @@ func TestPointerToolNames(t *testing.T) {
 }
 
 func TestPointerModes(t *testing.T) {
-	in := PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t"}
-	full := Pointer(in)
-	in.Mode = ModeReconstructed
-	recon := Pointer(in)
+	in := Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t"}
+	full := Text(in)
+	in.Mode = ident.ModeReconstructed
+	recon := Text(in)
 	for _, s := range []string{"authoritative session record", "already delivered to the user"} {
 		if !strings.Contains(full, s) || strings.Contains(recon, s) {
 			t.Errorf("%q: want it in full mode only", s)
@@ -112,7 +118,7 @@ func TestPointerModes(t *testing.T) {
 	if strings.Contains(full, "longer than one Read allows") {
 		t.Error("pointer asks to page a bottle that fits one Read")
 	}
-	if got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x"}); !strings.Contains(got, "\nCurrent task: not recorded") {
+	if got := Text(Input{BottlePath: "/b/x.md", SessionID: "x"}); !strings.Contains(got, "\nCurrent task: not recorded") {
 		t.Errorf("no current task:\n%s", got)
 	}
 }
@@ -122,7 +128,7 @@ func TestPointerModes(t *testing.T) {
 // aside), fresh or not.
 func TestPointerStandalone(t *testing.T) {
 	for _, fresh := range []bool{false, true} {
-		got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", Standalone: true, Fresh: fresh})
+		got := Text(Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", Standalone: true, Fresh: fresh})
 		if n := strings.Count(got, "observation"); n != strings.Count(got, "expand_observation") {
 			t.Errorf("fresh=%v: standalone pointer mentions observations:\n%s", fresh, got)
 		}
@@ -130,7 +136,7 @@ func TestPointerStandalone(t *testing.T) {
 			t.Errorf("fresh=%v: standalone pointer does not say tool calls are digests:\n%s", fresh, got)
 		}
 	}
-	if got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x"}); !strings.Contains(got, "settling into observations") {
+	if got := Text(Input{BottlePath: "/b/x.md", SessionID: "x"}); !strings.Contains(got, "settling into observations") {
 		t.Errorf("pointer with claude-mem lost its observations line:\n%s", got)
 	}
 }
@@ -141,18 +147,18 @@ func TestPointerCaps(t *testing.T) {
 	huge := strings.Repeat("line\n", 10000) + strings.Repeat("𝄞", 20000)
 	tests := []struct {
 		name string
-		in   PointerInput
+		in   Input
 	}{
-		{"HugeTask", PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: huge, NeedsPaging: true}},
-		{"HugePath", PointerInput{BottlePath: "/" + strings.Repeat("é/", 50000) + "x.md", SessionID: "x", CurrentTask: huge}},
-		{"NewlinesInPath", PointerInput{BottlePath: "/tmp/a\nb\r\nc\u2028d\x00e.md", SessionID: "x"}},
-		{"BadID", PointerInput{BottlePath: "/b/x.md", SessionID: strings.Repeat("../\n", 5000), Mode: ModeReconstructed}},
-		{"InvalidUTF8", PointerInput{BottlePath: "/b/\xff\xfe.md", SessionID: "x", CurrentTask: "\xff\xfe task \x1b[31m red"}},
-		{"Everything", PointerInput{BottlePath: strings.Repeat("\n", 100000), SessionID: strings.Repeat("\n", 100000), CurrentTask: huge, NeedsPaging: true}},
+		{"HugeTask", Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: huge, NeedsPaging: true}},
+		{"HugePath", Input{BottlePath: "/" + strings.Repeat("é/", 50000) + "x.md", SessionID: "x", CurrentTask: huge}},
+		{"NewlinesInPath", Input{BottlePath: "/tmp/a\nb\r\nc\u2028d\x00e.md", SessionID: "x"}},
+		{"BadID", Input{BottlePath: "/b/x.md", SessionID: strings.Repeat("../\n", 5000), Mode: ident.ModeReconstructed}},
+		{"InvalidUTF8", Input{BottlePath: "/b/\xff\xfe.md", SessionID: "x", CurrentTask: "\xff\xfe task \x1b[31m red"}},
+		{"Everything", Input{BottlePath: strings.Repeat("\n", 100000), SessionID: strings.Repeat("\n", 100000), CurrentTask: huge, NeedsPaging: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Pointer(tt.in)
+			got := Text(tt.in)
 			checkPointerCaps(t, got)
 			if n := strings.Count(got, "\n"); n > 14 {
 				t.Errorf("pointer has %d lines, want ≤ 14: input broke its line structure", n)
@@ -172,11 +178,11 @@ func TestPointerCaps(t *testing.T) {
 
 func checkPointerCaps(t *testing.T, got string) {
 	t.Helper()
-	if n := len(utf16.Encode([]rune(got))); n > PointerMaxUnits {
-		t.Errorf("pointer is %d UTF-16 units, want ≤ %d", n, PointerMaxUnits)
+	if n := len(utf16.Encode([]rune(got))); n > MaxUnits {
+		t.Errorf("pointer is %d UTF-16 units, want ≤ %d", n, MaxUnits)
 	}
-	if n := strings.Count(got, "\n") + 1; n > PointerMaxLines {
-		t.Errorf("pointer has %d lines, want ≤ %d", n, PointerMaxLines)
+	if n := strings.Count(got, "\n") + 1; n > MaxLines {
+		t.Errorf("pointer has %d lines, want ≤ %d", n, MaxLines)
 	}
 }
 
@@ -253,7 +259,7 @@ func TestPointerAge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", LastActive: tc.last, Now: tc.now})
+			got := Text(Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", LastActive: tc.last, Now: tc.now})
 			if has := strings.Contains(got, "Last active:"); has != (tc.line != "") || tc.line != "" && !strings.Contains(got, tc.line) {
 				t.Errorf("last-active line: want %q in\n%s", tc.line, got)
 			}
@@ -262,8 +268,113 @@ func TestPointerAge(t *testing.T) {
 			}
 		})
 	}
-	gen := Pointer(PointerInput{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", TaskGenerated: true})
+	gen := Text(Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", TaskGenerated: true})
 	if !strings.Contains(gen, "\nCurrent task (from claude-mem's generated summary, not the user's words): t\n") {
 		t.Errorf("a generated task is not labelled:\n%s", gen)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden file %s (run go test ./pointer -update): %v", path, err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestPointerNotRefreshed: a pointer to a bottle that could not be
+// refreshed says so and when it was last rendered, and is still the
+// pointer (Holds finds it).
+func TestPointerNotRefreshed(t *testing.T) {
+	const id = "11111111-2222-4333-8444-555555555555"
+	at := time.Date(2026, 3, 1, 10, 20, 0, 0, time.FixedZone("X", 3600))
+	in := Input{BottlePath: "/b/" + id + ".md", SessionID: id, NotRefreshed: at, MCP: PluginNames}
+	p := Text(in)
+	want := "- It could not be refreshed now; it was last rendered at 2026-03-01T09:20:00Z, so what\n" +
+		"  happened after that is missing from it. Call mcp__plugin_bottle_bottle__render_bottle to try again.\n"
+	if !strings.Contains(p, want) {
+		t.Errorf("pointer lacks %q:\n%s", want, p)
+	}
+	if in.NotRefreshed = (time.Time{}); strings.Contains(Text(in), "could not be refreshed") {
+		t.Error("a refreshed bottle's pointer says it was not")
+	}
+	for _, tt := range []struct {
+		texts     []string
+		path, id  string
+		wantHolds bool
+	}{
+		{[]string{p}, "/b/" + id + ".md", id, true},
+		{[]string{"other context\n" + p}, "/b/" + id + ".md", id, true},
+		{[]string{p}, "/c/" + id + ".md", id, false},
+		{[]string{p}, "/b/" + id + ".md", "22222222-2222-4333-8444-555555555555", false},
+		{[]string{strings.Replace(p, "Read this file", "read this file", 1)}, "/b/" + id + ".md", id, false},
+		{nil, "/b/" + id + ".md", id, false},
+	} {
+		if got := Holds(tt.texts, tt.path, tt.id); got != tt.wantHolds {
+			t.Errorf("Holds(%.40q…, %s, %s) = %v, want %v", tt.texts, tt.path, tt.id, got, tt.wantHolds)
+		}
+	}
+}
+
+// uncovered lists the lines of a pointer that start with none of
+// openings: all but its path line (the third) and the indented
+// continuations.
+func uncovered(text string, openings []string) []string {
+	var out []string
+	for i, l := range strings.Split(text, "\n") {
+		if i == 2 || l == "" || strings.HasPrefix(l, "  ") {
+			continue
+		}
+		found := false
+		for _, o := range openings {
+			found = found || strings.HasPrefix(l, o)
+		}
+		if !found {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestOpenings: every line the pointer writes, under every combination
+// of its options, starts with one of Openings, which the bottle escapes.
+func TestOpenings(t *testing.T) {
+	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	for mask := range 1 << 7 {
+		in := Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", MCP: PluginNames}
+		on := func(bit int) bool { return mask&(1<<bit) != 0 }
+		if on(0) {
+			in.Mode = ident.ModeReconstructed
+		}
+		in.NeedsPaging, in.TaskGenerated, in.Fresh, in.Standalone = on(1), on(2), on(3), on(4)
+		if on(5) {
+			in.NotRefreshed = now
+		}
+		if on(6) {
+			in.LastActive, in.Now = now.Add(-30*24*time.Hour), now
+		}
+		if got := uncovered(Text(in), Openings); len(got) != 0 {
+			t.Errorf("%+v: lines %q start with none of Openings", in, got)
+		}
+	}
+}
+
+// TestOpeningsCatches: a line the list lacks is found.
+func TestOpeningsCatches(t *testing.T) {
+	text := Text(Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t"})
+	if got := uncovered(text, Openings[1:]); len(got) != 1 || !strings.HasPrefix(got[0], "# [bottle]") {
+		t.Errorf("without the heading's opening, uncovered finds %q", got)
 	}
 }

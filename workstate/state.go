@@ -1,4 +1,4 @@
-package render
+package workstate
 
 import (
 	"cmp"
@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/internal/shown"
 	"bottle/privacy"
 	"bottle/render/digest"
 )
 
-// The working state (SPEC §3.8) is a short block after the header that
+// The working state is a short block after the header that
 // tells a resumed model where things stand: open tasks, the latest plan,
 // the files changed, the last run of each check and the commits. Each line
 // is derived from the transcript's tool calls, carries the [#id]s that
@@ -40,19 +41,42 @@ const (
 	stateReviews = 2 // pull requests shown, the last opened first
 )
 
+// Heading heads the block in a bottle.
+const Heading = "## Working state"
+
+// The block's fields: each line is "- <field>: …".
+const (
+	fieldTasks   = "Open tasks"
+	fieldPlan    = "Plan"
+	fieldFiles   = "Files changed"
+	fieldChecks  = "Checks"
+	fieldCommits = "Commits"
+	fieldPushed  = "Pushed"
+	fieldReview  = "Pull request"
+	fieldReviews = "Pull requests"
+)
+
+// Openings are the starts of the lines the block is made of: its
+// [Heading] and "- <field>:" for each field [Builder.Lines] writes. A
+// message line that starts so would read as the block: the bottle escapes
+// it.
+var Openings = []string{Heading, "- " + fieldTasks + ":", "- " + fieldPlan + ":", "- " + fieldFiles + ":",
+	"- " + fieldChecks + ":", "- " + fieldCommits + ":", "- " + fieldPushed + ":", "- " + fieldReview + ":", "- " + fieldReviews + ":"}
+
 // stateTools are the tools whose calls the working state reads in full.
 var stateTools = map[string]bool{
 	"TodoWrite": true, "TaskCreate": true, "TaskUpdate": true, "TaskList": true, "ExitPlanMode": true,
 	"Bash": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true,
 }
 
-// readOptions are the read options of a render that builds the working
-// state: every call of stateTools handed to it as its result arrives,
-// nothing of them kept by the reader.
-func readOptions(sb *stateBuilder, session string) *transcript.ReadOptions {
+// ReadOptions are the read options of a read that feeds b: every call of
+// the tools the working state follows handed to [Builder.Observe] as its
+// result arrives, nothing of them kept by the reader. session is the
+// reader's Session option.
+func (b *Builder) ReadOptions(session string) *transcript.ReadOptions {
 	return &transcript.ReadOptions{
 		CaptureTools: func(name string) bool { return stateTools[name] },
-		Observe:      sb.observe,
+		Observe:      b.Observe,
 		Session:      session,
 	}
 }
@@ -93,9 +117,9 @@ func pushed(out string) string {
 	}
 	m := ms[len(ms)-1]
 	if m[2] != "" {
-		return m[2][:7] + " to " + oneLine(m[4], stateItemMax)
+		return m[2][:7] + " to " + shown.Line(m[4], stateItemMax)
 	}
-	return oneLine(m[4], stateItemMax) + " (new branch)"
+	return shown.Line(m[4], stateItemMax) + " (new branch)"
 }
 
 // reviewURL finds the address of a pull (GitHub) or merge (GitLab) request
@@ -115,7 +139,7 @@ func commitTrailers(cmd string) []string {
 	}
 	var out []string
 	for _, m := range gitTrailer.FindAllStringSubmatch(body, -1) {
-		t := oneLine(strings.TrimRight(m[1], " \t\"'\\"), stateItemMax)
+		t := shown.Line(strings.TrimRight(m[1], " \t\"'\\"), stateItemMax)
 		if t != "" && !slices.Contains(out, t) {
 			if out = append(out, t); len(out) == stateTrailers {
 				break
@@ -125,9 +149,10 @@ func commitTrailers(cmd string) []string {
 	return out
 }
 
-// stateBuilder gathers the working state from the calls a read observes:
-// what the block shows and no more, whatever the session's length.
-type stateBuilder struct {
+// Builder gathers the working state from the calls a read observes: what
+// the block shows and no more, whatever the session's length. The zero
+// Builder is ready to use.
+type Builder struct {
 	seq          int    // calls observed
 	todo         []byte // the last TodoWrite's input
 	todoID       string
@@ -144,8 +169,8 @@ type stateBuilder struct {
 	isCheck      map[string]bool // isCheck of the commands seen that start as a check does
 }
 
-// observe takes one call (transcript.ReadOptions.Observe).
-func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() string) {
+// Observe takes one call (transcript.ReadOptions.Observe).
+func (s *Builder) Observe(i int, d *transcript.ToolDetail, result func() string) {
 	s.seq++
 	// Built only for the calls a line names (most commands are not).
 	id := func() string { return "#t" + strconv.Itoa(i+1) }
@@ -215,14 +240,14 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		}
 	case "ExitPlanMode":
 		if p := firstLine(str(in.Plan)); p != "" {
-			s.plan, s.planID = oneLine(strings.TrimSpace(strings.TrimLeft(p, "# ")), stateItemMax), id()
+			s.plan, s.planID = shown.Line(strings.TrimSpace(strings.TrimLeft(p, "# ")), stateItemMax), id()
 		}
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
 		p := in.FilePath
 		if p == "" {
 			p = in.NotebookPath
 		}
-		if p = oneLine(p, 300); p == "" {
+		if p = shown.Line(p, 300); p == "" {
 			return
 		}
 		if s.files == nil {
@@ -236,13 +261,13 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		f.n++
 		f.last, f.seq = id(), s.seq
 	case "Bash":
-		cmd := checkKey(oneLine(firstLine(str(in.Command)), stateItemMax))
+		cmd := checkKey(shown.Line(firstLine(str(in.Command)), stateItemMax))
 		if !d.HasResult || cmd == "" {
 			return
 		}
 		if strings.Contains(cmd, "git commit") {
 			if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
-				s.commits = append(s.commits, m[1][:7]+" "+oneLine(m[2], stateItemMax)+" ["+id()+"]")
+				s.commits = append(s.commits, m[1][:7]+" "+shown.Line(m[2], stateItemMax)+" ["+id()+"]")
 				s.trailers = commitTrailers(str(in.Command))
 			}
 		}
@@ -254,7 +279,7 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 		if strings.Contains(cmd, "gh pr create") || strings.Contains(cmd, "glab mr create") {
 			// A request that exists already is named in the error.
 			if u := reviewURL.FindString(str(result())); u != "" {
-				u = oneLine(u, stateItemMax)
+				u = shown.Line(u, stateItemMax)
 				if !slices.ContainsFunc(s.reviews, func(x string) bool { return strings.HasPrefix(x, u+" ") }) {
 					s.reviews = append(s.reviews, u+" ["+id()+"]")
 				}
@@ -287,10 +312,10 @@ func (s *stateBuilder) observe(i int, d *transcript.ToolDetail, result func() st
 	}
 }
 
-// lines returns the block's lines ("- Open tasks: …"), none when the
+// Lines returns the block's lines ("- Open tasks: …"), none when the
 // session has nothing to say; paths are made relative to cwd, the project
-// folder.
-func (s *stateBuilder) lines(cwd string) []string {
+// folder. Each line starts with one of [Openings].
+func (s *Builder) Lines(cwd string) []string {
 	var lines []string
 	// more, when not nil, names the items beyond those listed: see
 	// joinBounded.
@@ -316,7 +341,7 @@ func (s *stateBuilder) lines(cwd string) []string {
 		tk := s.tasks[n]
 		mark := map[string]string{"pending": "[ ] ", "in_progress": "[~] "}[tk.status]
 		if mark != "" {
-			if sub := oneLine(tk.subject, stateItemMax); sub != "" {
+			if sub := shown.Line(tk.subject, stateItemMax); sub != "" {
 				open, ids = append(open, mark+sub), append(ids, tk.id)
 			}
 		}
@@ -328,9 +353,9 @@ func (s *stateBuilder) lines(cwd string) []string {
 			open[k] += " [" + ids[j] + "]"
 		}
 	}
-	add("Open tasks", open, proof, nil)
+	add(fieldTasks, open, proof, nil)
 	if s.plan != "" {
-		add("Plan", []string{s.plan}, s.planID, nil)
+		add(fieldPlan, []string{s.plan}, s.planID, nil)
 	}
 	// Files by their path relative to the project (one file may be named
 	// both ways), the most recently changed first.
@@ -360,20 +385,20 @@ func (s *stateBuilder) lines(cwd string) []string {
 		}
 	}
 	if rest := files[min(len(files), stateFiles):]; len(rest) > 0 {
-		add("Files changed", changed, "", &stateMore{n: len(rest), text: moreFiles(rest)})
+		add(fieldFiles, changed, "", &stateMore{n: len(rest), text: moreFiles(rest)})
 	} else {
-		add("Files changed", changed, "", nil)
+		add(fieldFiles, changed, "", nil)
 	}
 	checks := slices.SortedFunc(maps.Values(s.checks), func(a, b *stateCheck) int { return cmp.Compare(b.seq, a.seq) })
 	var runs []string
 	for _, c := range checks[:min(len(checks), stateChecks)] {
-		r := oneLine(c.cmd, stateCheckMax) + " — " + c.outcome + " [" + c.id + "]"
+		r := shown.Line(c.cmd, stateCheckMax) + " — " + c.outcome + " [" + c.id + "]"
 		if c.outcome != "exit 0" && c.passedAt != "" {
 			r += " (passed before at [" + c.passedAt + "])"
 		}
 		runs = append(runs, r)
 	}
-	add("Checks", runs, "", nil)
+	add(fieldChecks, runs, "", nil)
 	var commits []string
 	for k := len(s.commits) - 1; k >= 0 && len(commits) < stateCommits; k-- {
 		commits = append(commits, s.commits[k])
@@ -386,18 +411,18 @@ func (s *stateBuilder) lines(cwd string) []string {
 		}
 		commits = append(commits, label+strings.Join(s.trailers, " · "))
 	}
-	add("Commits", commits, "", nil)
+	add(fieldCommits, commits, "", nil)
 	if s.pushed != "" {
-		add("Pushed", []string{s.pushed}, "", nil)
+		add(fieldPushed, []string{s.pushed}, "", nil)
 	}
 	var reviews []string
 	for k := len(s.reviews) - 1; k >= 0 && len(reviews) < stateReviews; k-- {
 		reviews = append(reviews, s.reviews[k])
 	}
 	if len(reviews) == 1 {
-		add("Pull request", reviews, "", nil)
+		add(fieldReview, reviews, "", nil)
 	} else {
-		add("Pull requests", reviews, "", nil)
+		add(fieldReviews, reviews, "", nil)
 	}
 	// The block's bound: drop whole lines from the end.
 	for size(lines) > stateMaxBytes && len(lines) > 0 {
@@ -424,9 +449,9 @@ func todoList(input []byte) (line string, ok bool) {
 		c := privacy.Strip(td.Content)
 		switch td.Status {
 		case "pending":
-			open = append(open, "[ ] "+oneLine(c, stateItemMax))
+			open = append(open, "[ ] "+shown.Line(c, stateItemMax))
 		case "in_progress":
-			open = append(open, "[~] "+oneLine(c, stateItemMax))
+			open = append(open, "[~] "+shown.Line(c, stateItemMax))
 		}
 	}
 	return strings.Join(dropEmptyItems(open), " · "), true
@@ -479,7 +504,7 @@ func isCheck(cmd string) bool { return startsAsCheck(cmd) && checkCommand.MatchS
 
 // check is isCheck(cmd), the pattern run once per command: a session
 // runs its checks again and again.
-func (s *stateBuilder) check(cmd string) bool {
+func (s *Builder) check(cmd string) bool {
 	if !startsAsCheck(cmd) {
 		return false
 	}
@@ -626,7 +651,7 @@ func moreFiles(files []*stateFile) string {
 		if name == "" {
 			continue
 		}
-		name = oneLine(name, stateItemMax)
+		name = shown.Line(name, stateItemMax)
 		if seen[name] {
 			continue
 		}

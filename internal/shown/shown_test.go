@@ -1,4 +1,4 @@
-package render
+package shown
 
 import (
 	"strings"
@@ -37,14 +37,14 @@ func TestOneLineAlready(t *testing.T) {
 	}
 }
 
-// FuzzFlat: flat agrees with strings.Fields, and oneLine's one-pass check
+// FuzzFlat: flat agrees with strings.Fields, and Line's one-pass check
 // with its steps.
 func FuzzFlat(f *testing.F) {
 	f.Add("a b")
 	f.Add("Edit: a.go — names: x_y")
 	f.Add("a\u00a0b <private>")
 	f.Fuzz(func(t *testing.T, s string) {
-		// oneLine's one-pass check says s is its own line only when the
+		// Line's one-pass check says s is its own line only when the
 		// steps would leave it as it is.
 		for _, max := range []int{0, 1, 5, 80, 160} {
 			if got, want := oneLineAlready(s, max), oneLineRef(s, max); got != want {

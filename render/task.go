@@ -1,0 +1,47 @@
+package render
+
+import (
+	"time"
+
+	"bottle/pointer"
+)
+
+// PointerFor is the pointer to the bottle of r written at bottlePath, at
+// time now; fresh words it for a new conversation (see pointer.Input.Fresh),
+// names names the tools as the install shows them.
+func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool, names pointer.MCPNames) string {
+	task, generated := r.CurrentTask()
+	return pointer.Text(pointer.Input{
+		BottlePath:    bottlePath,
+		SessionID:     r.SessionID,
+		Mode:          r.Mode,
+		CurrentTask:   task,
+		TaskGenerated: generated,
+		NeedsPaging:   r.NeedsPaging,
+		LastActive:    r.LastActivity,
+		Now:           now,
+		Fresh:         fresh,
+		MCP:           names,
+		Standalone:    r.Standalone,
+	})
+}
+
+// CurrentTask is what the pointer's "Current task:" line names for a
+// render: the last prompt, or claude-mem's latest summary when it is newer
+// (or the session is reconstructed); generated says it is the summary.
+func (r *Result) CurrentTask() (task string, generated bool) {
+	sum := ""
+	if s := r.LatestSummary; s != nil {
+		sum = pointer.SummaryTask(s.Request, s.NextSteps)
+	}
+	switch {
+	case sum == "":
+		return r.LastPrompt, false
+	case r.LastPrompt == "" || r.TranscriptPath == "":
+		return sum, true // reconstructed mode: the summaries are the record
+	}
+	if r.LastPromptTime.After(r.LatestSummary.Time) {
+		return r.LastPrompt, false
+	}
+	return sum, true
+}
