@@ -121,17 +121,17 @@ const (
 // Item is one line under *What happened:*. Text is raw; it is cleaned and
 // flattened when written.
 type Item struct {
-	ID   string // "t17" or "102401"
+	ID string // "t17" or "102401"
+	// Text is an observation's or a note's line (and a pending line's
+	// without a Line).
 	Text string
-	// Call is a tool call's short form "<Tool> — <salient input>"
-	// (transcript.ToolCall.Pending), already stripped: what a folded turn
-	// keeps of the call. It is empty for other kinds.
-	Call string
-	// Detail is what a tool's line adds while the bottle has room for it
-	// (transcript.ToolCall.Detail).
-	Detail string
-	Time   time.Time
-	Kind   ItemKind
+	// Line is a tool call's digest (ItemTool, ItemPending), already
+	// stripped: the full form, the detail the line adds while the bottle
+	// has room, the short forms the budget picks and the pending form a
+	// folded turn keeps of the call. nil for other kinds.
+	Line *digest.Line
+	Time time.Time
+	Kind ItemKind
 	// short: how far the budget shortened this line (0: not at all; the
 	// full text is one expand away).
 	short shortLevel
@@ -227,15 +227,13 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 			}
 			add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
 		case transcript.EvTool:
-			tc := t.Tools[e.Tool]
-			d, c := tc.Digest, tc.Pending
-			if d == "" {
-				d = tc.Name
+			tc := &t.Tools[e.Tool]
+			line := &tc.Line
+			if line.Full() == "" || line.Pending() == "" {
+				named := digest.Named(tc.Name)
+				line = &named
 			}
-			if c == "" {
-				c = tc.Name
-			}
-			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Call: c, Detail: tc.Detail, Time: e.Time})
+			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Line: line, Time: e.Time})
 		case transcript.EvAssistant:
 			if len(cur.Reply) == 0 {
 				cur.ReplyTime = e.Time
@@ -345,7 +343,7 @@ func writeRun(w *bytes.Buffer, run []Item) {
 		if i > 0 {
 			w.WriteString(" · ")
 		}
-		w.WriteString(shortDigest(run[i].Text, run[i].short))
+		w.WriteString(run[i].Line.Short(run[i].short))
 		if j > i+1 {
 			w.WriteString(" ×")
 			w.WriteString(strconv.Itoa(j - i))
@@ -367,17 +365,17 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		w.WriteString("] ")
 		switch {
 		case it.short > 0:
-			w.WriteString(shortDigest(it.Text, it.short))
-		case it.Detail != "" && !it.lean:
-			w.WriteString(oneLine(it.Text+it.Detail, toolLineMax))
+			w.WriteString(it.Line.Short(it.short))
+		case it.Line.Detail != "" && !it.lean:
+			w.WriteString(oneLine(it.Line.WithDetail(), toolLineMax))
 		default:
-			w.WriteString(oneLine(it.Text, toolLineMax))
+			w.WriteString(oneLine(it.Line.Full(), toolLineMax))
 		}
 	case ItemPending:
 		w.WriteString("- ⏳ [#")
 		w.WriteString(it.ID)
 		w.WriteString("] ")
-		w.WriteString(oneLine(it.Text, max))
+		w.WriteString(oneLine(it.pendingText(), max))
 	case ItemObservation:
 		w.WriteString("- [#")
 		w.WriteString(it.ID)
@@ -392,6 +390,22 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		}
 	}
 	w.WriteByte('\n')
+}
+
+// pendingText is the text of a pending line: its call's pending form.
+func (it *Item) pendingText() string {
+	if it.Line != nil {
+		return it.Line.Pending()
+	}
+	return it.Text
+}
+
+// textLen is about the length of the item's line, in bytes.
+func (it *Item) textLen() int {
+	if it.Line != nil {
+		return len(it.Line.Full()) + len(it.Line.Detail)
+	}
+	return len(it.Text)
 }
 
 // itemPrintsTime reports whether writeItem prints the item's time (passes it

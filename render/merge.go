@@ -174,10 +174,6 @@ func mergeObservations(b *Bottle, t *transcript.Transcript, s *claudemem.Session
 					continue
 				}
 				it.Kind = ItemPending
-				it.Text = t.Tools[n-1].Pending
-				if it.Text == "" {
-					it.Text = t.Tools[n-1].Name
-				}
 			}
 			out = append(out, it)
 		}

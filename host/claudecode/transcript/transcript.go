@@ -126,23 +126,19 @@ type IDEContext struct {
 }
 
 // ToolCall is one distinct tool_use of the main thread. Its ordinal N
-// (index+1) names it as [#tN]. Bulk (input, result) is not kept: Digest and
-// Pending are computed when the result arrives; expansion re-reads the file.
+// (index+1) names it as [#tN]. Bulk (input, result) is not kept: Line is
+// worked out when the result arrives; expansion re-reads the file.
 type ToolCall struct {
 	ID        string
 	Name      string
 	Time      time.Time
 	HasResult bool
 	IsError   bool
-	Digest    string // "<Tool>: <salient> — <outcome>", already stripped
-	Pending   string // "<Tool> — <salient>", already stripped
-	// Detail is what Digest may add where the bottle has room (digest.Forms),
-	// already stripped; "" for most calls.
-	Detail string
-}
-
-func (tc *ToolCall) setForms(f digest.Forms) {
-	tc.Digest, tc.Pending, tc.Detail = f.Line, f.Pending, f.Detail
+	// Line is the call's digest, already stripped: its full form
+	// "<Tool>: <salient> — <outcome>", its pending form "<Tool> —
+	// <salient>", its detail and short forms. Zero when digests were not
+	// asked for.
+	Line digest.Line
 }
 
 // Transcript is the main thread of a session transcript, reduced to what a
@@ -240,7 +236,7 @@ type ReadOptions struct {
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
 	UntilFirstPrompt bool
-	// NoDigests leaves ToolCall.Digest and ToolCall.Pending empty.
+	// NoDigests leaves ToolCall.Line zero.
 	NoDigests bool
 	// Session, when set, is looked for among the session ids of the
 	// main-thread entries (Transcript.HasSession): a resumed session's
@@ -827,7 +823,7 @@ func (pl *pipeline) fail(pc *panics.Catcher) {
 // parser applies scanned records in file order.
 type parser struct {
 	t       *Transcript
-	digests bool   // work out ToolCall.Digest and Pending
+	digests bool   // work out ToolCall.Line
 	session string // ReadOptions.Session
 	seen    map[[16]byte]struct{}
 	msgs    map[string]int // assistant message.id -> index of its event
@@ -1178,14 +1174,14 @@ func (p *parser) result(r *toolResult, ts time.Time) {
 		// and working directory.
 		p.t.ToolBytes += sp.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.setForms(sp.forms)
+		tc.Line = sp.line
 		return
 	}
 	if body, ok := r.body(); ok && r.measured && p.speculate {
 		// The digest reads the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.setForms(digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.persisted, r.isError, p.t.Cwd))
+		tc.Line = digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.persisted, r.isError, p.t.Cwd)
 		return
 	}
 	if !r.decoded {
@@ -1194,7 +1190,7 @@ func (p *parser) result(r *toolResult, ts time.Time) {
 	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
 	if p.digests {
-		tc.setForms(digestText(&p.call, tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd))
+		tc.Line = digestText(&p.call, tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd)
 	}
 }
 
@@ -1219,7 +1215,7 @@ func (p *parser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(&p.call, tc.Name, pc.input, "", nil, false, false, p.t.Cwd))
+			tc.Line = digestText(&p.call, tc.Name, pc.input, "", nil, false, false, p.t.Cwd)
 		}
 		if pc.observed {
 			p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}
