@@ -143,6 +143,9 @@ type Item struct {
 	packed bool
 	// lean: the budget took the detail back.
 	lean bool
+	// typed: a note the user typed (a bare slash command, a bash-mode
+	// input), which the turn's [#uN] expands to with its words.
+	typed bool
 }
 
 // Summary is a claude-mem session summary (generated, never verbatim).
@@ -180,66 +183,68 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 		items = append(items, it)
 		cur.Happened = items[first:len(items):len(items)]
 	}
-	for _, e := range t.Events {
-		wasPart := part
-		part = e.From != "" && (e.Kind == transcript.EvPrompt || e.Kind == transcript.EvMidTurn && wasPart)
-		switch e.Kind {
-		case transcript.EvPrompt:
-			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, From: e.From, Images: e.Images})
-			cur = &b.Turns[len(b.Turns)-1]
-			first = len(items)
-			for _, c := range e.IDE {
-				add(ideItem(c, t.Cwd, e.Time))
+	for _, span := range transcript.Turns(t.Events) {
+		for _, e := range t.Events[span.Start:span.End] {
+			wasPart := part
+			part = e.From != "" && (e.Kind == transcript.EvPrompt || e.Kind == transcript.EvMidTurn && wasPart)
+			switch e.Kind {
+			case transcript.EvPrompt:
+				b.Turns = append(b.Turns, Turn{N: span.N, Time: e.Time, Prompt: e.Text, From: e.From, Images: e.Images})
+				cur = &b.Turns[len(b.Turns)-1]
+				first = len(items)
+				for _, c := range e.IDE {
+					add(ideItem(c, t.Cwd, e.Time))
+				}
+			case transcript.EvIDE:
+				for _, c := range e.IDE {
+					add(ideItem(c, t.Cwd, e.Time))
+				}
+			case transcript.EvMidTurn:
+				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Part: part, Text: e.Text})
+			case transcript.EvAnswer:
+				if !isBlank(clean(e.Text)) {
+					cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})
+				}
+			case transcript.EvCommand, transcript.EvBash:
+				if isBlank(e.Text) {
+					continue // nothing left after stripping
+				}
+				if e.Kind == transcript.EvBash {
+					add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time, typed: true})
+					continue
+				}
+				// A command's arguments are the user's words: keep them
+				// verbatim. A bare command is one line of activity.
+				if strings.ContainsRune(strings.TrimSpace(e.Text), ' ') {
+					cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Command: true, Text: e.Text})
+				} else {
+					add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time, typed: true})
+				}
+			case transcript.EvInterrupt:
+				add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
+			case transcript.EvTaskNote:
+				add(Item{Kind: ItemNote, Text: "background task: " + e.Text, Time: e.Time})
+			case transcript.EvCompaction:
+				txt := "─── context compacted here"
+				if e.Text != "" {
+					txt += " (" + e.Text + ")"
+				}
+				add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
+			case transcript.EvTool:
+				tc := &t.Tools[e.Tool]
+				line := &tc.Line
+				if line.Full() == "" || line.Pending() == "" {
+					named := digest.Named(tc.Name)
+					line = &named
+				}
+				add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Line: line, Time: e.Time})
+			case transcript.EvAssistant:
+				if len(cur.Reply) == 0 {
+					cur.ReplyTime = e.Time
+				}
+				cur.Final, cur.FinalTime = len(cur.Reply), e.Time
+				cur.Reply = append(cur.Reply, e.Blocks...)
 			}
-		case transcript.EvIDE:
-			for _, c := range e.IDE {
-				add(ideItem(c, t.Cwd, e.Time))
-			}
-		case transcript.EvMidTurn:
-			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Part: part, Text: e.Text})
-		case transcript.EvAnswer:
-			if !isBlank(clean(e.Text)) {
-				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})
-			}
-		case transcript.EvCommand, transcript.EvBash:
-			if isBlank(e.Text) {
-				continue // nothing left after stripping
-			}
-			if e.Kind == transcript.EvBash {
-				add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time})
-				continue
-			}
-			// A command's arguments are the user's words: keep them
-			// verbatim. A bare command is one line of activity.
-			if strings.ContainsRune(strings.TrimSpace(e.Text), ' ') {
-				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Command: true, Text: e.Text})
-			} else {
-				add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time})
-			}
-		case transcript.EvInterrupt:
-			add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
-		case transcript.EvTaskNote:
-			add(Item{Kind: ItemNote, Text: "background task: " + e.Text, Time: e.Time})
-		case transcript.EvCompaction:
-			txt := "─── context compacted here"
-			if e.Text != "" {
-				txt += " (" + e.Text + ")"
-			}
-			add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
-		case transcript.EvTool:
-			tc := &t.Tools[e.Tool]
-			line := &tc.Line
-			if line.Full() == "" || line.Pending() == "" {
-				named := digest.Named(tc.Name)
-				line = &named
-			}
-			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Line: line, Time: e.Time})
-		case transcript.EvAssistant:
-			if len(cur.Reply) == 0 {
-				cur.ReplyTime = e.Time
-			}
-			cur.Final, cur.FinalTime = len(cur.Reply), e.Time
-			cur.Reply = append(cur.Reply, e.Blocks...)
 		}
 	}
 	return b

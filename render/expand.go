@@ -231,9 +231,9 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			case e.Kind == IDAssistant && b.Mode == ModeReconstructed:
 				e.Missing = "assistant messages were not preserved (reconstructed session)"
 			case e.Kind == IDUser && tu.From != "":
-				e.Found, e.Text = true, clean(tu.From+":\n"+userText(tu))
+				e.Found, e.Text = true, clean(tu.From+":\n"+userText(tu)+typedText(tu))
 			case e.Kind == IDUser:
-				e.Found, e.Text = true, clean(userText(tu))
+				e.Found, e.Text = true, clean(strings.TrimPrefix(userText(tu)+typedText(tu), "\n\n"))
 			case len(tu.Reply) == 0:
 				e.Found, e.Text = true, noReply
 			default:
@@ -242,6 +242,20 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 		}
 	}
 	return out, nil
+}
+
+// typedText is what the user typed in turn t beside its words, the bare
+// commands and bash-mode inputs its activity shows, each after "\n\n": a
+// search finds them under the turn's [#uN].
+func typedText(t *Turn) string {
+	var b strings.Builder
+	for i := range t.Happened {
+		if it := &t.Happened[i]; it.typed {
+			b.WriteString("\n\n")
+			b.WriteString(it.Text)
+		}
+	}
+	return b.String()
 }
 
 func turnN(b *Bottle, n int) *Turn {

@@ -110,36 +110,38 @@ func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit
 			Text: text, seq: seq}))
 		seq++
 	}
-	for _, e := range t.Events {
-		switch e.Kind {
-		case transcript.EvPrompt:
-			flush()
-			turn++
-			user(e, privacy.Strip(e.From))
-		case transcript.EvMidTurn:
-			if e.From != "" {
+	for _, span := range transcript.Turns(t.Events) {
+		flush()
+		turn = span.N
+		for _, e := range t.Events[span.Start:span.End] {
+			switch e.Kind {
+			case transcript.EvPrompt:
 				user(e, privacy.Strip(e.From))
-				continue
-			}
-			user(e, "mid-turn")
-		case transcript.EvAnswer:
-			user(e, "answer")
-		case transcript.EvCommand:
-			user(e, "command")
-		case transcript.EvBash:
-			user(e, "bash")
-		case transcript.EvAssistant:
-			for _, b := range e.Blocks {
-				b = privacy.Strip(b)
-				if strings.TrimSpace(b) == "" {
+			case transcript.EvMidTurn:
+				if e.From != "" {
+					user(e, privacy.Strip(e.From))
 					continue
 				}
-				if reply.Len() == 0 {
-					replyTime = e.Time
-				} else {
-					reply.WriteString("\n\n")
+				user(e, "mid-turn")
+			case transcript.EvAnswer:
+				user(e, "answer")
+			case transcript.EvCommand:
+				user(e, "command")
+			case transcript.EvBash:
+				user(e, "bash")
+			case transcript.EvAssistant:
+				for _, b := range e.Blocks {
+					b = privacy.Strip(b)
+					if strings.TrimSpace(b) == "" {
+						continue
+					}
+					if reply.Len() == 0 {
+						replyTime = e.Time
+					} else {
+						reply.WriteString("\n\n")
+					}
+					reply.WriteString(b)
 				}
-				reply.WriteString(b)
 			}
 		}
 	}
