@@ -8,7 +8,7 @@ import (
 
 	"bottle/render/digest"
 
-	"bottle/host/claudecode/transcript"
+	"bottle/session"
 )
 
 // Mode says which sources a bottle was rendered from.
@@ -52,7 +52,7 @@ type Turn struct {
 	Time   time.Time
 	Prompt string // raw; "" with Private set when stripping left nothing
 	// From names who sent Prompt when another party did ("Teammate
-	// team-lead", transcript.Event.From), raw; "" for the user.
+	// team-lead", session.Event.From), raw; "" for the user.
 	From      string
 	Images    int
 	MidTurn   []Said // text typed while the assistant worked
@@ -99,7 +99,7 @@ type Said struct {
 	Command bool   // Text is a slash command "/cmd args"
 	Answer  string // the id of the AskUserQuestion call Text answers ("t9"; digest.Answers)
 	// From names the party that sent Text, raw, when it is another
-	// party's message (transcript.Event.From).
+	// party's message (session.Event.From).
 	From string
 	// Part marks another party's message that came in the entry that
 	// started the turn: part of its prompt.
@@ -156,7 +156,7 @@ type Summary struct {
 
 // fromTranscript builds a full-mode bottle from a transcript with tool
 // digests standing for tool activity.
-func fromTranscript(t *transcript.Transcript) *Bottle {
+func fromTranscript(t *session.Transcript) *Bottle {
 	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull,
 		ConvTokens: EstimateTokens(t.TextBytes + t.ToolBytes), TextTokens: EstimateTokens(t.TextBytes)}
 	// The turns' items share one array, of room for as many items as the
@@ -165,9 +165,9 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 	n := 0
 	for _, e := range t.Events {
 		switch e.Kind {
-		case transcript.EvPrompt, transcript.EvIDE:
+		case session.EvPrompt, session.EvIDE:
 			n += len(e.IDE)
-		case transcript.EvCommand, transcript.EvBash, transcript.EvInterrupt, transcript.EvTaskNote, transcript.EvCompaction, transcript.EvTool:
+		case session.EvCommand, session.EvBash, session.EvInterrupt, session.EvTaskNote, session.EvCompaction, session.EvTool:
 			n++
 		}
 	}
@@ -183,33 +183,33 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 		items = append(items, it)
 		cur.Happened = items[first:len(items):len(items)]
 	}
-	for _, span := range transcript.Turns(t.Events) {
+	for _, span := range session.Turns(t.Events) {
 		for _, e := range t.Events[span.Start:span.End] {
 			wasPart := part
-			part = e.From != "" && (e.Kind == transcript.EvPrompt || e.Kind == transcript.EvMidTurn && wasPart)
+			part = e.From != "" && (e.Kind == session.EvPrompt || e.Kind == session.EvMidTurn && wasPart)
 			switch e.Kind {
-			case transcript.EvPrompt:
+			case session.EvPrompt:
 				b.Turns = append(b.Turns, Turn{N: span.N, Time: e.Time, Prompt: e.Text, From: e.From, Images: e.Images})
 				cur = &b.Turns[len(b.Turns)-1]
 				first = len(items)
 				for _, c := range e.IDE {
 					add(ideItem(c, t.Cwd, e.Time))
 				}
-			case transcript.EvIDE:
+			case session.EvIDE:
 				for _, c := range e.IDE {
 					add(ideItem(c, t.Cwd, e.Time))
 				}
-			case transcript.EvMidTurn:
+			case session.EvMidTurn:
 				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Part: part, Text: e.Text})
-			case transcript.EvAnswer:
+			case session.EvAnswer:
 				if !isBlank(clean(e.Text)) {
 					cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})
 				}
-			case transcript.EvCommand, transcript.EvBash:
+			case session.EvCommand, session.EvBash:
 				if isBlank(e.Text) {
 					continue // nothing left after stripping
 				}
-				if e.Kind == transcript.EvBash {
+				if e.Kind == session.EvBash {
 					add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time, typed: true})
 					continue
 				}
@@ -220,17 +220,17 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 				} else {
 					add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time, typed: true})
 				}
-			case transcript.EvInterrupt:
+			case session.EvInterrupt:
 				add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
-			case transcript.EvTaskNote:
+			case session.EvTaskNote:
 				add(Item{Kind: ItemNote, Text: "background task: " + e.Text, Time: e.Time})
-			case transcript.EvCompaction:
+			case session.EvCompaction:
 				txt := "─── context compacted here"
 				if e.Text != "" {
 					txt += " (" + e.Text + ")"
 				}
 				add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
-			case transcript.EvTool:
+			case session.EvTool:
 				tc := &t.Tools[e.Tool]
 				line := &tc.Line
 				if line.Full() == "" || line.Pending() == "" {
@@ -238,7 +238,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 					line = &named
 				}
 				add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Line: line, Time: e.Time})
-			case transcript.EvAssistant:
+			case session.EvAssistant:
 				if len(cur.Reply) == 0 {
 					cur.ReplyTime = e.Time
 				}
@@ -253,7 +253,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 // ideItem is the line of activity an IDE report becomes: "opened in the
 // IDE: <path>" or "selected in the IDE: <path>:<lines>", the path relative
 // to the project when it lies inside it.
-func ideItem(c transcript.IDEContext, cwd string, at time.Time) Item {
+func ideItem(c session.IDEContext, cwd string, at time.Time) Item {
 	path := digest.Rel(oneLine(c.Path, 300), cwd)
 	if c.Selected {
 		if lines := oneLine(c.Lines, 40); lines != "" {

@@ -14,6 +14,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/locate"
+	"bottle/session"
 
 	"bottle/claudemem"
 )
@@ -115,6 +116,9 @@ type ExpandOptions struct {
 	// TranscriptPath is the session's transcript; "" when it has none
 	// (turns then come from claude-mem's stored prompts).
 	TranscriptPath string
+	// Reader reads the transcript into the session model: the host's
+	// reader (session.Reader); nil is Claude Code's.
+	Reader session.Reader
 	// DB is claude-mem's database, open; nil opens DBPath for the call.
 	DB *claudemem.DB
 	// DBPath is claude-mem's database path ("" or a missing file: no
@@ -146,7 +150,7 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 	out := make([]Expansion, len(ids))
 	var (
 		obs            []int64
-		tools          = map[int]*transcript.ToolDetail{}
+		tools          = map[int]*session.ToolDetail{}
 		needTranscript bool
 		needSummaries  bool
 		nums           = make([]int64, len(ids))
@@ -171,10 +175,14 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			needTranscript = true
 		}
 	}
-	var t *transcript.Transcript
+	var t *session.Transcript
 	var b *Bottle
 	if needTranscript && o.TranscriptPath != "" {
-		tr, err := transcript.Read(ctx, o.TranscriptPath, &transcript.ReadOptions{Capture: tools})
+		read := o.Reader
+		if read == nil {
+			read = transcript.Read
+		}
+		tr, err := read(ctx, o.TranscriptPath, &session.ReadOptions{Capture: tools})
 		if err != nil {
 			return nil, err
 		}
@@ -439,7 +447,7 @@ func writeField(w *strings.Builder, k, v string) {
 }
 
 // formatTool writes a tool call's input and result, stripped and capped.
-func formatTool(d *transcript.ToolDetail, loc *time.Location) string {
+func formatTool(d *session.ToolDetail, loc *time.Location) string {
 	var w strings.Builder
 	w.WriteString("tool: " + clean(d.Name) + "\n")
 	if !d.Time.IsZero() {

@@ -12,6 +12,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/locate"
+	"bottle/session"
 
 	"github.com/sourcegraph/conc"
 
@@ -27,6 +28,9 @@ type Options struct {
 	// TranscriptPath is the transcript to read; "" renders the session
 	// from claude-mem's records alone (reconstructed mode).
 	TranscriptPath string
+	// Reader reads the transcript into the session model: the host's
+	// reader (session.Reader); nil is Claude Code's.
+	Reader session.Reader
 	// TranscriptErr says why TranscriptPath is empty (for instance
 	// locate.ErrNoTranscript); Render names it when the database holds
 	// nothing either.
@@ -40,7 +44,7 @@ type Options struct {
 	// NoBudget renders every turn in full, whatever BudgetTokens says.
 	NoBudget bool
 	// RequireEntries refuses, with [ErrNotTranscript], a file that is not
-	// a transcript (see transcript.Diagnostics.IsTranscript): one named by
+	// a transcript (see session.Diagnostics.IsTranscript): one named by
 	// hand, or junk where a session's transcript should be. The hooks
 	// leave it unset, as a session's transcript may still be empty at its
 	// very start.
@@ -116,11 +120,11 @@ type Result struct {
 	LastPromptTime time.Time
 	// LastActivity is the session's last activity: its transcript's newest
 	// main-thread entry, else its newest stored record (see
-	// locate.LastActivity, which listings use).
+	// session.LastActivity, which listings use).
 	LastActivity time.Time
 	// LatestSummary is claude-mem's newest session summary, raw; nil if none.
 	LatestSummary *Summary
-	Diag          transcript.Diagnostics
+	Diag          session.Diagnostics
 	Notes         []string
 }
 
@@ -161,7 +165,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	var (
-		t       *transcript.Transcript
+		t       *session.Transcript
 		tErr    error
 		stored  *claudemem.Session
 		dbErr   error
@@ -176,7 +180,11 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 			session = o.SessionID
 		}
 		ro := readOptions(&state, session)
-		wg.Go(func() { t, tErr = transcript.Read(ctx, path, ro) })
+		read := o.Reader
+		if read == nil {
+			read = transcript.Read
+		}
+		wg.Go(func() { t, tErr = read(ctx, path, ro) })
 	}
 	if id != "" {
 		wg.Go(func() { stored, dbNotes, dbErr = loadStored(ctx, dbPath, id) })
@@ -318,13 +326,20 @@ func countItems(b *Bottle, res *Result) {
 	}
 }
 
-// lastActivity is the time of the newest record of a session: its
+// lastActivity is a session's last activity (session.LastActivity): its
 // transcript's newest main-thread entry, else its newest stored prompt,
 // observation or summary.
-func lastActivity(t *transcript.Transcript, s *claudemem.Session) time.Time {
-	if t != nil && !t.Last.IsZero() {
-		return t.Last
+func lastActivity(t *session.Transcript, s *claudemem.Session) time.Time {
+	var entry time.Time
+	if t != nil {
+		entry = t.Last
 	}
+	return session.LastActivity(entry, storedActivity(s), time.Time{})
+}
+
+// storedActivity is the time of a stored session's newest record: its
+// start, prompts, observations and summaries.
+func storedActivity(s *claudemem.Session) time.Time {
 	var last time.Time
 	if s == nil {
 		return last

@@ -1,8 +1,9 @@
-package transcript
+package session
 
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestTurns(t *testing.T) {
@@ -27,6 +28,26 @@ func TestTurns(t *testing.T) {
 	for _, tt := range tests {
 		if got := Turns(tt.events); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: Turns = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestLastActivity(t *testing.T) {
+	entry, stored, modified := time.Unix(300, 0), time.Unix(200, 0), time.Unix(100, 0)
+	var zero time.Time
+	tests := []struct {
+		entry, stored, modified, want time.Time
+	}{
+		{entry, stored, modified, entry},
+		{zero, stored, modified, stored},
+		{zero, zero, modified, modified},
+		{zero, zero, zero, zero},
+		// The transcript's last entry wins even over a later record.
+		{stored, entry, zero, stored},
+	}
+	for _, tt := range tests {
+		if got := LastActivity(tt.entry, tt.stored, tt.modified); !got.Equal(tt.want) {
+			t.Errorf("LastActivity(%v, %v, %v) = %v, want %v", tt.entry, tt.stored, tt.modified, got, tt.want)
 		}
 	}
 }
