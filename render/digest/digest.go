@@ -231,7 +231,7 @@ func lineOf(c *Call, tool string, d description) Line {
 		l.Status = ""
 	}
 	if lim != MaxRunes {
-		l.max = lim
+		l.max = uint16(lim)
 	}
 	l.full = bound(s, lim)
 	return l

@@ -36,7 +36,6 @@ const (
 type Line struct {
 	// Tool is the display name: "Read", "github/create_issue".
 	Tool    string
-	Kind    Kind
 	Subject string
 	// Range is a path's line range: "120-180", "14", "40-".
 	Range string
@@ -62,9 +61,10 @@ type Line struct {
 	// [MaxRunes] runes.
 	Detail string
 
-	max     int    // the bound of the full form, in runes (0: MaxRunes)
 	full    string // the full form, once put together
 	pending string // the pending form, once put together
+	Kind    Kind
+	max     uint16 // the bound of the full form, in runes (0: MaxRunes)
 }
 
 // Named is the line of a call known by its tool's name alone (its digest
@@ -79,7 +79,7 @@ func (l *Line) Max() int {
 	if l.max == 0 {
 		return MaxRunes
 	}
-	return l.max
+	return int(l.max)
 }
 
 // Salient is the salient part as the full form shows it.
@@ -327,10 +327,77 @@ func (l *Line) Own(own func(string) string) {
 }
 
 // detach makes the line's parts its own: they may be pieces of the call's
-// input or result, which the caller reuses or unmaps. One string holds them
-// all.
+// input or result, which the caller reuses or unmaps. The full form holds
+// them all in a line of its own making, so they become pieces of it; a
+// line whose full form was cut to its bound copies them into one string.
 func (l *Line) detach() {
-	parts := [...]*string{&l.Tool, &l.Subject, &l.Range, &l.Scope, &l.Note, &l.Outcome, &l.Status, &l.Detail}
+	if !l.partsOfFull() {
+		l.copyParts()
+	}
+}
+
+// partsOfFull points the parts into the full form, which shows them in
+// order (assemble), and reports whether it does: else it changes nothing.
+func (l *Line) partsOfFull() bool {
+	f, at := l.full, 0
+	var got [8]string
+	n, ok := 0, true
+	take := func(prefix, part string) {
+		if !ok || part == "" {
+			return
+		}
+		end := at + len(prefix) + len(part)
+		if end > len(f) || f[at:at+len(prefix)] != prefix || f[at+len(prefix):end] != part {
+			ok = false
+			return
+		}
+		got[n], n, at = f[at+len(prefix):end], n+1, end
+	}
+	take("", l.Tool)
+	if l.Subject != "" || l.Range != "" || l.Scope != "" || l.Note != "" {
+		take(": ", l.Subject)
+		if l.Subject == "" {
+			at += len(": ")
+		}
+		take(":", l.Range)
+		take(" in ", l.Scope)
+		take("", l.Note)
+	}
+	take(" — ", l.Outcome)
+	if !ok || !strings.HasPrefix(l.Outcome, l.Status) {
+		return false
+	}
+	pathsAt := at
+	for i, p := range l.Paths {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		end := at + len(sep) + len(p)
+		if end > len(f) || f[at:at+len(sep)] != sep || f[at+len(sep):end] != p {
+			return false
+		}
+		at = end
+	}
+	// Every part matched: point them in.
+	n = 0
+	for _, s := range [...]*string{&l.Tool, &l.Subject, &l.Range, &l.Scope, &l.Note, &l.Outcome} {
+		if *s != "" {
+			*s, n = got[n], n+1
+		}
+	}
+	l.Status = l.Outcome[:len(l.Status)]
+	at = pathsAt
+	for i := range l.Paths {
+		at += len(", ")
+		l.Paths[i], at = f[at:at+len(l.Paths[i])], at+len(l.Paths[i])
+	}
+	return true
+}
+
+// copyParts copies the parts into one string.
+func (l *Line) copyParts() {
+	parts := [...]*string{&l.Tool, &l.Subject, &l.Range, &l.Scope, &l.Note, &l.Outcome, &l.Status}
 	n := 0
 	for _, s := range parts {
 		n += len(*s)
