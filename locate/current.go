@@ -19,6 +19,7 @@ import (
 	"bottle/claudemem"
 	"bottle/host/claudecode/transcript"
 	"bottle/ident"
+	"bottle/session"
 )
 
 // ErrNoCurrentSession means that neither a transcript of the project nor a
@@ -144,15 +145,16 @@ type SessionRef struct {
 	Stored bool
 }
 
-// LastActivity is the session's last activity as listings show it (see
-// [LastActivity]): its transcript's last entry, else Modified.
+// LastActivity is the session's last activity as listings show it
+// (session.LastActivity): its transcript's last entry, else Modified.
 func (r SessionRef) LastActivity() time.Time {
+	var entry time.Time
 	if r.Transcript != "" {
-		if t, err := transcript.LastEntryTime(r.Transcript); err == nil && !t.IsZero() {
-			return t.UTC()
+		if t, err := transcript.LastEntryTime(r.Transcript); err == nil {
+			entry = t.UTC()
 		}
 	}
-	return r.Modified
+	return session.LastActivity(entry, time.Time{}, r.Modified)
 }
 
 // Sessions lists the sessions of the project at cwd, newest first: the

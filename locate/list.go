@@ -15,6 +15,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/privacy"
+	"bottle/session"
 
 	"bottle/claudemem"
 	"bottle/ident"
@@ -72,7 +73,7 @@ type Head struct {
 // List lists every session with a transcript and/or stored data, newest
 // activity first. With projectDir, only that project's sessions. A file
 // that is not a transcript (no entry, or mostly lines that are not JSON:
-// see transcript.Diagnostics.IsTranscript) is skipped, and the first note
+// see session.Diagnostics.IsTranscript) is skipped, and the first note
 // says how many were. A missing database lists transcripts only; an
 // unreadable one is reported in notes.
 func List(ctx context.Context, env Env, dbPath, projectDir string) (out []Listing, notes []string, err error) {
@@ -124,7 +125,7 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 			entry := head.Last
 			tm := &times{entry: entry.UTC(), modified: r.Modified.UTC()}
 			l := &Listing{ID: r.ID, Mode: ident.ModeFull, TranscriptPath: r.Transcript, Project: filepath.Base(dir),
-				LastActivity: LastActivity(tm.entry, time.Time{}, tm.modified)}
+				LastActivity: session.LastActivity(tm.entry, time.Time{}, tm.modified)}
 			if statErr == nil {
 				l.TranscriptBytes = fi.Size()
 			}
@@ -173,7 +174,7 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 				}
 				tm := when[s.ContentSessionID]
 				tm.stored = s.LastActivity
-				l.LastActivity = LastActivity(tm.entry, tm.stored, tm.modified)
+				l.LastActivity = session.LastActivity(tm.entry, tm.stored, tm.modified)
 			}
 		}
 	}
@@ -195,7 +196,7 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 // is listed without a prompt.
 func headOf(ctx context.Context, path string) Head {
 	last, _ := transcript.LastEntryTime(path) // zero when unreadable or without a timestamp
-	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{UntilFirstPrompt: true, NoDigests: true})
+	t, err := transcript.Read(ctx, path, &session.ReadOptions{UntilFirstPrompt: true, NoDigests: true})
 	if err != nil {
 		return Head{Last: last}
 	}
@@ -203,7 +204,7 @@ func headOf(ctx context.Context, path string) Head {
 		return Head{NotTranscript: true}
 	}
 	for _, e := range t.Events {
-		if e.Kind == transcript.EvPrompt {
+		if e.Kind == session.EvPrompt {
 			text := e.Text
 			if e.From != "" {
 				text = e.From + ": " + text // another party's input
@@ -237,19 +238,4 @@ func shownLine(s string, max int) string {
 	}
 	r := []rune(s)[:max-1]
 	return strings.TrimRight(string(r), " ") + "…"
-}
-
-// LastActivity is a session's last activity, as listings and the bottle
-// show it: the timestamp of its transcript's last entry (see
-// transcript.LastEntryTime), else the time of its newest record in
-// claude-mem's database, else the transcript file's modification time;
-// zero when none is known.
-func LastActivity(entry, stored, modified time.Time) time.Time {
-	switch {
-	case !entry.IsZero():
-		return entry
-	case !stored.IsZero():
-		return stored
-	}
-	return modified
 }

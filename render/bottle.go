@@ -8,8 +8,8 @@ import (
 
 	"bottle/render/digest"
 
-	"bottle/host/claudecode/transcript"
 	"bottle/ident"
+	"bottle/session"
 )
 
 // Mode says which sources a bottle was rendered from ([ident.Mode]).
@@ -53,7 +53,7 @@ type Turn struct {
 	Time   time.Time
 	Prompt string // raw; "" with Private set when stripping left nothing
 	// From names who sent Prompt when another party did ("Teammate
-	// team-lead", transcript.Event.From), raw; "" for the user.
+	// team-lead", session.Event.From), raw; "" for the user.
 	From      string
 	Images    int
 	MidTurn   []Said // text typed while the assistant worked
@@ -100,7 +100,7 @@ type Said struct {
 	Command bool   // Text is a slash command "/cmd args"
 	Answer  string // the id of the AskUserQuestion call Text answers ("t9"; digest.Answers)
 	// From names the party that sent Text, raw, when it is another
-	// party's message (transcript.Event.From).
+	// party's message (session.Event.From).
 	From string
 	// Part marks another party's message that came in the entry that
 	// started the turn: part of its prompt.
@@ -122,17 +122,17 @@ const (
 // Item is one line under *What happened:*. Text is raw; it is cleaned and
 // flattened when written.
 type Item struct {
-	ID   string // "t17" or "102401"
+	ID string // "t17" or "102401"
+	// Text is an observation's or a note's line (and a pending line's
+	// without a Line).
 	Text string
-	// Call is a tool call's short form "<Tool> — <salient input>"
-	// (transcript.ToolCall.Pending), already stripped: what a folded turn
-	// keeps of the call. It is empty for other kinds.
-	Call string
-	// Detail is what a tool's line adds while the bottle has room for it
-	// (transcript.ToolCall.Detail).
-	Detail string
-	Time   time.Time
-	Kind   ItemKind
+	// Line is a tool call's digest (ItemTool, ItemPending), already
+	// stripped: the full form, the detail the line adds while the bottle
+	// has room, the short forms the budget picks and the pending form a
+	// folded turn keeps of the call. nil for other kinds.
+	Line *digest.Line
+	Time time.Time
+	Kind ItemKind
 	// short: how far the budget shortened this line (0: not at all; the
 	// full text is one expand away).
 	short shortLevel
@@ -144,6 +144,9 @@ type Item struct {
 	packed bool
 	// lean: the budget took the detail back.
 	lean bool
+	// typed: a note the user typed (a bare slash command, a bash-mode
+	// input), which the turn's [#uN] expands to with its words.
+	typed bool
 }
 
 // Summary is a claude-mem session summary (generated, never verbatim).
@@ -154,7 +157,7 @@ type Summary struct {
 
 // fromTranscript builds a full-mode bottle from a transcript with tool
 // digests standing for tool activity.
-func fromTranscript(t *transcript.Transcript) *Bottle {
+func fromTranscript(t *session.Transcript) *Bottle {
 	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull,
 		ConvTokens: EstimateTokens(t.TextBytes + t.ToolBytes), TextTokens: EstimateTokens(t.TextBytes)}
 	// The turns' items share one array, of room for as many items as the
@@ -163,9 +166,9 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 	n := 0
 	for _, e := range t.Events {
 		switch e.Kind {
-		case transcript.EvPrompt, transcript.EvIDE:
+		case session.EvPrompt, session.EvIDE:
 			n += len(e.IDE)
-		case transcript.EvCommand, transcript.EvBash, transcript.EvInterrupt, transcript.EvTaskNote, transcript.EvCompaction, transcript.EvTool:
+		case session.EvCommand, session.EvBash, session.EvInterrupt, session.EvTaskNote, session.EvCompaction, session.EvTool:
 			n++
 		}
 	}
@@ -181,68 +184,68 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 		items = append(items, it)
 		cur.Happened = items[first:len(items):len(items)]
 	}
-	for _, e := range t.Events {
-		wasPart := part
-		part = e.From != "" && (e.Kind == transcript.EvPrompt || e.Kind == transcript.EvMidTurn && wasPart)
-		switch e.Kind {
-		case transcript.EvPrompt:
-			b.Turns = append(b.Turns, Turn{N: len(b.Turns) + 1, Time: e.Time, Prompt: e.Text, From: e.From, Images: e.Images})
-			cur = &b.Turns[len(b.Turns)-1]
-			first = len(items)
-			for _, c := range e.IDE {
-				add(ideItem(c, t.Cwd, e.Time))
+	for _, span := range session.Turns(t.Events) {
+		for _, e := range t.Events[span.Start:span.End] {
+			wasPart := part
+			part = e.From != "" && (e.Kind == session.EvPrompt || e.Kind == session.EvMidTurn && wasPart)
+			switch e.Kind {
+			case session.EvPrompt:
+				b.Turns = append(b.Turns, Turn{N: span.N, Time: e.Time, Prompt: e.Text, From: e.From, Images: e.Images})
+				cur = &b.Turns[len(b.Turns)-1]
+				first = len(items)
+				for _, c := range e.IDE {
+					add(ideItem(c, t.Cwd, e.Time))
+				}
+			case session.EvIDE:
+				for _, c := range e.IDE {
+					add(ideItem(c, t.Cwd, e.Time))
+				}
+			case session.EvMidTurn:
+				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Part: part, Text: e.Text})
+			case session.EvAnswer:
+				if !isBlank(clean(e.Text)) {
+					cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})
+				}
+			case session.EvCommand, session.EvBash:
+				if isBlank(e.Text) {
+					continue // nothing left after stripping
+				}
+				if e.Kind == session.EvBash {
+					add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time, typed: true})
+					continue
+				}
+				// A command's arguments are the user's words: keep them
+				// verbatim. A bare command is one line of activity.
+				if strings.ContainsRune(strings.TrimSpace(e.Text), ' ') {
+					cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Command: true, Text: e.Text})
+				} else {
+					add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time, typed: true})
+				}
+			case session.EvInterrupt:
+				add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
+			case session.EvTaskNote:
+				add(Item{Kind: ItemNote, Text: "background task: " + e.Text, Time: e.Time})
+			case session.EvCompaction:
+				txt := "─── context compacted here"
+				if e.Text != "" {
+					txt += " (" + e.Text + ")"
+				}
+				add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
+			case session.EvTool:
+				tc := &t.Tools[e.Tool]
+				line := &tc.Line
+				if line.Full() == "" || line.Pending() == "" {
+					named := digest.Named(tc.Name)
+					line = &named
+				}
+				add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Line: line, Time: e.Time})
+			case session.EvAssistant:
+				if len(cur.Reply) == 0 {
+					cur.ReplyTime = e.Time
+				}
+				cur.Final, cur.FinalTime = len(cur.Reply), e.Time
+				cur.Reply = append(cur.Reply, e.Blocks...)
 			}
-		case transcript.EvIDE:
-			for _, c := range e.IDE {
-				add(ideItem(c, t.Cwd, e.Time))
-			}
-		case transcript.EvMidTurn:
-			cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, From: e.From, Part: part, Text: e.Text})
-		case transcript.EvAnswer:
-			if !isBlank(clean(e.Text)) {
-				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Answer: "t" + strconv.Itoa(e.Tool+1), Text: e.Text})
-			}
-		case transcript.EvCommand, transcript.EvBash:
-			if isBlank(e.Text) {
-				continue // nothing left after stripping
-			}
-			if e.Kind == transcript.EvBash {
-				add(Item{Kind: ItemNote, Text: "!" + e.Text, Time: e.Time})
-				continue
-			}
-			// A command's arguments are the user's words: keep them
-			// verbatim. A bare command is one line of activity.
-			if strings.ContainsRune(strings.TrimSpace(e.Text), ' ') {
-				cur.MidTurn = append(cur.MidTurn, Said{Time: e.Time, Command: true, Text: e.Text})
-			} else {
-				add(Item{Kind: ItemNote, Text: e.Text, Time: e.Time})
-			}
-		case transcript.EvInterrupt:
-			add(Item{Kind: ItemNote, Text: "interrupted by the user", Time: e.Time})
-		case transcript.EvTaskNote:
-			add(Item{Kind: ItemNote, Text: "background task: " + e.Text, Time: e.Time})
-		case transcript.EvCompaction:
-			txt := "─── context compacted here"
-			if e.Text != "" {
-				txt += " (" + e.Text + ")"
-			}
-			add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
-		case transcript.EvTool:
-			tc := t.Tools[e.Tool]
-			d, c := tc.Digest, tc.Pending
-			if d == "" {
-				d = tc.Name
-			}
-			if c == "" {
-				c = tc.Name
-			}
-			add(Item{Kind: ItemTool, ID: "t" + strconv.Itoa(e.Tool+1), Text: d, Call: c, Detail: tc.Detail, Time: e.Time})
-		case transcript.EvAssistant:
-			if len(cur.Reply) == 0 {
-				cur.ReplyTime = e.Time
-			}
-			cur.Final, cur.FinalTime = len(cur.Reply), e.Time
-			cur.Reply = append(cur.Reply, e.Blocks...)
 		}
 	}
 	return b
@@ -251,7 +254,7 @@ func fromTranscript(t *transcript.Transcript) *Bottle {
 // ideItem is the line of activity an IDE report becomes: "opened in the
 // IDE: <path>" or "selected in the IDE: <path>:<lines>", the path relative
 // to the project when it lies inside it.
-func ideItem(c transcript.IDEContext, cwd string, at time.Time) Item {
+func ideItem(c session.IDEContext, cwd string, at time.Time) Item {
 	path := digest.Rel(oneLine(c.Path, 300), cwd)
 	if c.Selected {
 		if lines := oneLine(c.Lines, 40); lines != "" {
@@ -346,7 +349,7 @@ func writeRun(w *bytes.Buffer, run []Item) {
 		if i > 0 {
 			w.WriteString(" · ")
 		}
-		w.WriteString(shortDigest(run[i].Text, run[i].short))
+		w.WriteString(run[i].Line.Short(run[i].short))
 		if j > i+1 {
 			w.WriteString(" ×")
 			w.WriteString(strconv.Itoa(j - i))
@@ -368,17 +371,17 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		w.WriteString("] ")
 		switch {
 		case it.short > 0:
-			w.WriteString(shortDigest(it.Text, it.short))
-		case it.Detail != "" && !it.lean:
-			w.WriteString(oneLine(it.Text+it.Detail, toolLineMax))
+			w.WriteString(it.Line.Short(it.short))
+		case it.Line.Detail != "" && !it.lean:
+			w.WriteString(oneLine(it.Line.WithDetail(), toolLineMax))
 		default:
-			w.WriteString(oneLine(it.Text, toolLineMax))
+			w.WriteString(oneLine(it.Line.Full(), toolLineMax))
 		}
 	case ItemPending:
 		w.WriteString("- ⏳ [#")
 		w.WriteString(it.ID)
 		w.WriteString("] ")
-		w.WriteString(oneLine(it.Text, max))
+		w.WriteString(oneLine(it.pendingText(), max))
 	case ItemObservation:
 		w.WriteString("- [#")
 		w.WriteString(it.ID)
@@ -393,6 +396,22 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		}
 	}
 	w.WriteByte('\n')
+}
+
+// pendingText is the text of a pending line: its call's pending form.
+func (it *Item) pendingText() string {
+	if it.Line != nil {
+		return it.Line.Pending()
+	}
+	return it.Text
+}
+
+// textLen is about the length of the item's line, in bytes.
+func (it *Item) textLen() int {
+	if it.Line != nil {
+		return len(it.Line.Full()) + len(it.Line.Detail)
+	}
+	return len(it.Text)
 }
 
 // itemPrintsTime reports whether writeItem prints the item's time (passes it

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"bottle/render/digest"
 )
 
 // fold is how far a turn is folded to fit the budget (SPEC §3.6).
@@ -22,8 +24,8 @@ const (
 	foldGroup         // merged with neighbouring grouped turns into one line of id ranges
 )
 
-// Budget limits: a bottle must fit one Read (≤ 2,000 lines, ≤ 25,000
-// tokens); the default leaves headroom.
+// Budget limits: a bottle must fit one read of a file by the host's file
+// tool (≤ 2,000 lines, ≤ 25,000 tokens); the default leaves headroom.
 const (
 	MaxLines = 1800
 	// foldChars is how much of a folded message its line shows.
@@ -159,7 +161,7 @@ func preFoldLast(b *Bottle, budget int) {
 	room := preFoldLines * 3 * budget // bytes, as EstimateTokens counts them
 	for k := len(t.Happened) - 1; k >= 0; k-- {
 		it := &t.Happened[k]
-		if room -= 8 + len(it.ID) + min(len(it.Text)+len(it.Detail), 4*toolLineMax); room < 0 {
+		if room -= 8 + len(it.ID) + min(it.textLen(), 4*toolLineMax); room < 0 {
 			t.older = min(k+1, max(len(t.Happened)-keepNewest, 0))
 			return
 		}
@@ -525,9 +527,9 @@ const (
 )
 
 // writeFoldedItems writes a folded turn's activity: one line for its tool
-// calls, their ids and then each distinct short form "<Tool> — <salient>"
-// once, in order of first use, "×N" when repeated ("- [#t3–#t7] Edit —
-// cmd/format.go ×2 · Bash — go test ./... ×2 · Read — cmd/format.go"), as
+// calls, their ids and then each distinct pending form (digest.Line.Pending)
+// once, in order of first use, "×N" when repeated ("- [#t3–#t7] <call A>
+// ×2 · <call B> ×2 · <call C>"), as
 // many as fit foldedCallRunes and "+N more" for the calls left out; then one
 // line of the ids of its observations and the count of its notes.
 func writeFoldedItems(w *bytes.Buffer, items []Item) {
@@ -540,10 +542,7 @@ func writeFoldedItems(w *bytes.Buffer, items []Item) {
 		switch it.Kind {
 		case ItemTool, ItemPending:
 			ids = append(ids, it.ID)
-			key := it.Call
-			if key == "" {
-				key = "\x00" + it.Text
-			}
+			key := it.pendingText()
 			f, ok := forms[key]
 			if !ok {
 				f = callForm(it)
@@ -575,15 +574,11 @@ func writeFoldedItems(w *bytes.Buffer, items []Item) {
 	}
 }
 
-// callForm is the short form of a tool call, one line of at most
-// foldedCallChars runes; an item without one (a test's) gives its digest's
-// tool.
+// callForm is the pending form of a tool call, one line of at most
+// foldedCallChars runes.
 func callForm(it *Item) string {
-	c := it.Call
+	c := oneLine(it.pendingText(), foldedCallChars)
 	if c == "" {
-		c, _, _ = strings.Cut(it.Text, ": ")
-	}
-	if c = oneLine(c, foldedCallChars); c == "" {
 		return "tool"
 	}
 	return c
@@ -668,20 +663,12 @@ func idRanges(ids []string) string {
 const keepFullDigests = 8
 
 // shortLevel is how far the ratio rule shortened a digest line.
-type shortLevel int8
+type shortLevel = digest.ShortLevel
 
-// The levels, mildest first: a command (or any salient part that is not a
-// path) keeps its first shortRunes runes, enough for the command a later
-// step may run again, and at the last level shorterRunes.
+// The levels, mildest first (digest.Line.Short).
 const (
-	shortened shortLevel = 1 + iota
-	shortest
-)
-
-const (
-	shortRunes     = 40
-	shorterRunes   = 28
-	shortPathRunes = 60
+	shortened = digest.Short
+	shortest  = digest.Shortest
 )
 
 // shortenDigests keeps tool digests from outweighing the conversation they
@@ -745,7 +732,7 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 		before := runLen(items[i][:1])
 		it.short = shortened
 		changed = true
-		text := shortDigest(it.Text, shortened)
+		text := it.Line.Short(shortened)
 		if len(run) > 0 && &run[len(run)-1] == &items[i-1][0] && len(items[i-1]) > 1 && &items[i-1][1] == it && runText == text {
 			it.joined = true
 			run = run[:len(run)+1]
@@ -771,7 +758,7 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 	// meet the target, the budget alone bounds the bottle.
 	lastSeen := make(map[string]int, len(items))
 	for i := range items {
-		lastSeen[shortKey(items[i][0].Text)] = i
+		lastSeen[items[i][0].Line.Key()] = i
 	}
 	for i := 0; i < n && EstimateTokens(size) > target; i++ {
 		if items[i][0].joined {
@@ -781,7 +768,7 @@ func shortenDigests(b *Bottle, loc *time.Location, size int) bool {
 		for k < len(items[i]) && items[i][k].joined {
 			k++
 		}
-		if lastSeen[shortKey(items[i][0].Text)] < i+k {
+		if lastSeen[items[i][0].Line.Key()] < i+k {
 			continue
 		}
 		r := items[i][:k]
@@ -818,9 +805,9 @@ func dropDetails(b *Bottle, size int, over func(size int) bool, keep int) (int, 
 		if !over(size) {
 			break
 		}
-		if it.Detail != "" && !it.lean && it.short == 0 {
+		if it.Line.Detail != "" && !it.lean && it.short == 0 {
 			it.lean, dropped = true, true
-			size -= len(it.Detail)
+			size -= len(it.Line.Detail)
 		}
 	}
 	return size, dropped
@@ -861,8 +848,8 @@ const packRuns = 8
 
 // pack writes shortened lines of a turn that follow one another, their ids
 // consecutive, on one line, oldest first while the bottle (size bytes) is
-// over target: "- [#t8–#t11] Bash: go build ./… · Read: main.go · Edit: a.go
-// ×2", the ids in the order of the calls. Nothing is cut: the line drops only
+// over target: "- [#t8–#t11] <short line A> · <short line B> · <short line
+// C> ×2", the ids in the order of the calls. Nothing is cut: the line drops only
 // the ids and line breaks that the range stands for, so a command keeps its
 // shortened form. items are the ratio rule's lines that may shorten
 // (shortenDigests); it returns the size.
@@ -915,164 +902,4 @@ func idNumber(id string) (string, int) {
 	p := strings.TrimRight(id, "0123456789")
 	n, _ := strconv.Atoi(id[len(p):])
 	return p, n
-}
-
-// shortDigest shortens a digest "<Tool>: <salient> — <outcome>" to level: a
-// path keeps its last element, anything else its first shortRunes
-// characters (shorterRunes at the shortest level); a Read's range from line
-// 1 goes (the count tells it), and so does the detail after an exit code or
-// a count (a failed command's line, the paths a search matched), and a
-// plain "ok" (a shortened line says only what went wrong).
-func shortDigest(d string, level shortLevel) string {
-	head, outcome := shortParts(d, level)
-	return head + outcome
-}
-
-// shortParts is a shortened digest in two: "<Tool>: <salient>" and the
-// outcome (" — exit 1", or "").
-func shortParts(d string, level shortLevel) (head, outcome string) {
-	d = oneLine(d, toolLineMax)
-	tool, rest, ok := strings.Cut(d, ": ")
-	if !ok {
-		return oneLine(d, 48), ""
-	}
-	salient := rest
-	if i := strings.LastIndex(rest, " — "); i >= 0 {
-		salient, outcome = rest[:i], rest[i:]
-	}
-	if !strings.ContainsAny(salient, " \t") && strings.Contains(salient, "/") {
-		salient = shortPath(salient, level)
-	} else {
-		limit := shortRunes + 1
-		if level >= shortest {
-			limit = shorterRunes
-		}
-		if tool == "Grep" || tool == "Glob" {
-			salient = withoutScope(salient, limit)
-		}
-		salient = oneLine(salient, limit)
-	}
-	if tool == "Read" {
-		salient = cutFirstLines(salient)
-		if rangeCounted(salient, outcome) {
-			outcome = ""
-		}
-	}
-	if outcome == " — ok" {
-		outcome = ""
-	}
-	if outcome != "" {
-		if head, _, ok := strings.Cut(outcome, ": "); ok && startsWithCount(head) {
-			outcome = head
-		}
-		outcome = " " + oneLine(outcome, 32)
-	}
-	return tool + ": " + salient, outcome
-}
-
-// withoutScope is a search's salient part ("<pattern> in <folder>
-// (<filter>)") without the folder searched when it is over limit runes: a
-// folder cut to its first letters ("in cmd/e…") names none.
-func withoutScope(salient string, limit int) string {
-	if utf8.RuneCountInString(salient) <= limit {
-		return salient
-	}
-	i := strings.LastIndex(salient, " in ")
-	if i <= 0 {
-		return salient
-	}
-	rest := salient[i+len(" in "):]
-	scope, filter, _ := strings.Cut(rest, " (")
-	if scope == "" || strings.ContainsAny(scope, " \t\"") {
-		return salient // the pattern's words, not a folder
-	}
-	if filter != "" {
-		filter = " (" + filter
-	}
-	return salient[:i] + filter
-}
-
-// shortKey is what the shortest form of a digest cuts: its path (without
-// a Read's range), whoever's call, or its tool and the salient part of its
-// shortened form.
-func shortKey(d string) string {
-	head, _ := shortParts(d, shortened)
-	tool, salient, _ := strings.Cut(head, ": ")
-	if strings.ContainsAny(salient, " \t") || !strings.Contains(salient, "/") {
-		return head
-	}
-	if i := strings.LastIndexByte(salient, ':'); i >= 0 && tool == "Read" {
-		salient = salient[:i]
-	}
-	return "path " + salient
-}
-
-// shortPath shortens a path: to its last shortPathRunes runes from a
-// separator on, "…/" before them, and at the shortest level to its last
-// element.
-func shortPath(p string, level shortLevel) string {
-	if level >= shortest || utf8.RuneCountInString(p) <= shortPathRunes {
-		if level >= shortest {
-			p = p[strings.LastIndex(p, "/")+1:]
-		}
-		return p
-	}
-	n := utf8.RuneCountInString(p)
-	for i, c := range p {
-		if c == '/' && n <= shortPathRunes {
-			return "…" + p[i:]
-		}
-		n--
-	}
-	return p[strings.LastIndex(p, "/")+1:]
-}
-
-// rangeCounted reports whether a Read's outcome " — N lines" only counts
-// the lines of the range its path ends with (":a-b", N = b-a+1).
-func rangeCounted(path, outcome string) bool {
-	n, ok := strings.CutSuffix(strings.TrimPrefix(outcome, " — "), " lines")
-	if !ok {
-		return false
-	}
-	i := strings.LastIndexByte(path, ':')
-	from, to, ok := strings.Cut(path[i+1:], "-")
-	if i < 0 || !ok {
-		return false
-	}
-	a, errA := strconv.Atoi(from)
-	b, errB := strconv.Atoi(to)
-	c, errC := strconv.Atoi(n)
-	return errA == nil && errB == nil && errC == nil && c == b-a+1
-}
-
-// cutFirstLines removes a range from the first line, ":1-N" or ":1", from
-// the end of a Read's path.
-func cutFirstLines(s string) string {
-	i := strings.LastIndex(s, ":1")
-	if i <= 0 {
-		return s
-	}
-	rest := s[i+2:]
-	if r, ok := strings.CutPrefix(rest, "-"); ok {
-		rest = r
-		if rest == "" {
-			return s
-		}
-	} else if rest != "" {
-		return s
-	}
-	for _, c := range []byte(rest) {
-		if c < '0' || c > '9' {
-			return s
-		}
-	}
-	return s[:i]
-}
-
-// startsWithCount reports whether an outcome " — …" opens with an exit
-// code or a count.
-func startsWithCount(outcome string) bool {
-	o := strings.TrimPrefix(outcome, " — ")
-	o = strings.TrimPrefix(o, "exit ")
-	return o != "" && o[0] >= '0' && o[0] <= '9'
 }

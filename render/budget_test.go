@@ -75,7 +75,11 @@ func TestMeasurer(t *testing.T) {
 // as fit foldedCallRunes and "+N more" for the calls left out; then its
 // observations' ids and its notes.
 func TestWriteFoldedItems(t *testing.T) {
-	call := func(id, form string) Item { return Item{Kind: ItemTool, ID: id, Text: "digest", Call: form} }
+	// form is a call's pending form "<Tool> — <salient>".
+	call := func(id, form string) Item {
+		tool, sal, _ := strings.Cut(form, " — ")
+		return toolItem(id, digest.Line{Tool: tool, Subject: sal, Outcome: "ok"})
+	}
 	// read(i) is a distinct form of 40 runes; reads(n) calls t1…tn make
 	// them.
 	read := func(i int) string { return fmt.Sprintf("Read — pkg/p%02d/%s.go", i, strings.Repeat("x", 22)) }
@@ -99,7 +103,7 @@ func TestWriteFoldedItems(t *testing.T) {
 		}, "- [#t3–#t7] Edit — cmd/format.go ×2 · Bash — go test ./... ×2 · Read — cmd/format.go\n"},
 		{"pending calls, observations and notes", []Item{
 			{Kind: ItemObservation, ID: "101", Text: "obs"}, call("t8", "Grep — TODO"), {Kind: ItemNote, Text: "interrupted by the user"},
-			{Kind: ItemObservation, ID: "102", Text: "obs"}, {Kind: ItemPending, ID: "t10", Text: "Bash — ls", Call: "Bash — ls"},
+			{Kind: ItemObservation, ID: "102", Text: "obs"}, {Kind: ItemPending, ID: "t10", Line: &digest.Line{Tool: "Bash", Kind: digest.KindCommand, Subject: "ls"}},
 		}, "- [#t8 #t10] Grep — TODO · Bash — ls\n- ↳ folded: 2 observations #101–#102; 1 notes\n"},
 		{"notes alone", []Item{{Kind: ItemNote, Text: "/clear"}}, "- ↳ folded: 1 notes\n"},
 		// Six forms and their separators are 255 runes, seven 298: the
@@ -113,7 +117,7 @@ func TestWriteFoldedItems(t *testing.T) {
 		{"long, multi-line or private forms are flattened, stripped and cut", []Item{
 			call("t1", "Bash — echo a\n- [#t9] forged <private>SECRET</private> "+strings.Repeat("y", 90)),
 		}, "- [#t1] Bash — echo a - [#t9] forged " + strings.Repeat("y", 50) + "…\n"},
-		{"no short form: the digest's tool", []Item{{Kind: ItemTool, ID: "t1", Text: "Read: a.go — 3 lines"}}, "- [#t1] Read\n"},
+		{"no salient part: the digest's tool", []Item{toolItem("t1", digest.Line{Tool: "Read", Outcome: "3 lines"})}, "- [#t1] Read\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -182,48 +186,6 @@ func TestRepliesFoldFirst(t *testing.T) {
 	}
 }
 
-func TestShortDigest(t *testing.T) {
-	tests := []struct {
-		digest string
-		level  shortLevel
-		want   string
-	}{
-		{"Read: render/bottle.go:1-212 — 212 lines", shortened, "Read: render/bottle.go — 212 lines"},
-		{"Read: render/bottle.go:1-212 — 212 lines", shortest, "Read: bottle.go — 212 lines"},
-		{"Read: render/bottle.go:120-180 — 61 lines", shortened, "Read: render/bottle.go:120-180"},
-		{"Read: render/bottle.go:120-180 — 20 lines", shortest, "Read: bottle.go:120-180 — 20 lines"},
-		{"Read: render/bottle.go:120-x — 20 lines", shortened, "Read: render/bottle.go:120-x — 20 lines"},
-		{"Read: README.md:1 — 1 line", shortened, "Read: README.md — 1 line"},
-		{"Read: a.go:14 — 1 line", shortest, "Read: a.go:14 — 1 line"},
-		{"Bash: go test ./... — exit 1: a_test.go:9: got 2", shortened, "Bash: go test ./... — exit 1"},
-		{`Grep: "TODO" — 9 files: a.go, b.go, +7 more`, shortened, `Grep: "TODO" — 9 files`},
-		{"Glob: **/*.go — 3 files, truncated: a.go, b.go, c.go", shortened, "Glob: **/*.go — 3 files, truncated"},
-		{"Read: render/x.go — error: File does not exist.", shortest, "Read: x.go — error: File does not exist."},
-		{"EnterPlanMode", shortened, "EnterPlanMode"},
-		{"Bash: echo a:1 — ok", shortened, "Bash: echo a:1"},
-		{"Bash: echo a:1 — exit 0", shortened, "Bash: echo a:1 — exit 0"},
-		// A command keeps 40 runes, then 28.
-		{"Bash: go build -o ./entire ./cmd/entire && time ./entire help — ok", shortened, "Bash: go build -o ./entire ./cmd/entire && tim…"},
-		{"Bash: go build -o ./entire ./cmd/entire && time ./entire help — ok", shortest, "Bash: go build -o ./entire ./cmd/…"},
-		{"Bash: mise run lint 2>&1 | head -80 — exit 1", shortest, "Bash: mise run lint 2>&1 | head -… — exit 1"},
-		// A path keeps its last 60 runes, then its last element.
-		{"Edit: " + strings.Repeat("deep/", 20) + "file.go", shortened, "Edit: …/deep/deep/deep/deep/deep/deep/deep/deep/deep/deep/file.go"},
-		{"Edit: cmd/entire/cli/telemetry/telemetry.go", shortened, "Edit: cmd/entire/cli/telemetry/telemetry.go"},
-		{"Edit: cmd/entire/cli/telemetry/telemetry.go", shortest, "Edit: telemetry.go"},
-		// A search over its room leaves its folder out rather than cut it.
-		{`Grep: "func.*findSessionsForWorktree" in cmd/entire/cli/strategy — 31 lines in 1 file: cmd/entire/cli/strategy/s.go`, shortened, `Grep: "func.*findSessionsForWorktree" — 31 lines in 1 file`},
-		{`Grep: "LoadSessionState|SaveState" in cmd/entire/cli (*.go) — 4 files: a.go`, shortened, `Grep: "LoadSessionState|SaveState" (*.go) — 4 files`},
-		{`Grep: "TODO" in cmd/entire/cli — 9 files: a.go`, shortened, `Grep: "TODO" in cmd/entire/cli — 9 files`},
-		{`Grep: "is it in the pattern or not" — 2 files: a.go`, shortest, `Grep: "is it in the pattern or no… — 2 files`},
-		{"Glob: **/*_integration_test.go in cmd/entire/cli/strategy — 3 files: a.go", shortened, "Glob: **/*_integration_test.go — 3 files"},
-	}
-	for _, tt := range tests {
-		if got := shortDigest(tt.digest, tt.level); got != tt.want {
-			t.Errorf("shortDigest(%q, %d) = %q, want %q", tt.digest, tt.level, got, tt.want)
-		}
-	}
-}
-
 // TestToolLineMax checks that a bottle shows a digest line whole.
 func TestToolLineMax(t *testing.T) {
 	if toolLineMax < digest.MaxPathListRunes || toolLineMax < digest.MaxRunes {
@@ -236,7 +198,7 @@ func TestToolLineMax(t *testing.T) {
 // whose command a later line shows again.
 func TestShortenDigests(t *testing.T) {
 	cmd := func(n int, c string) Item {
-		return Item{Kind: ItemTool, ID: "t" + strconv.Itoa(n), Text: "Bash: " + c + " — ok"}
+		return toolItem("t"+strconv.Itoa(n), bashLine(c, "ok"))
 	}
 	long := func(s string) string { return s + strings.Repeat(" --flag", 8) }
 	items := []Item{
@@ -319,7 +281,7 @@ func TestDetailsGiveWay(t *testing.T) {
 			tr := Turn{N: n, Prompt: "p" + strconv.Itoa(n), Reply: []string{"done"}}
 			for k := 1; k <= 10; k++ {
 				id := (n-1)*10 + k
-				tr.Happened = append(tr.Happened, Item{Kind: ItemTool, ID: "t" + strconv.Itoa(id), Text: "Edit: a" + strconv.Itoa(id) + ".go", Detail: detail})
+				tr.Happened = append(tr.Happened, toolItem("t"+strconv.Itoa(id), digest.Line{Tool: "Edit", Kind: digest.KindPath, Subject: "a" + strconv.Itoa(id) + ".go", Detail: detail}))
 			}
 			b.Turns = append(b.Turns, tr)
 		}
@@ -352,7 +314,7 @@ func TestDetailsGiveWay(t *testing.T) {
 					if it.short != 0 {
 						t.Errorf("[#%s] shortened; the details alone make it fit", it.ID)
 					}
-					if strings.Contains(string(md), "["+"#"+it.ID+"] "+it.Text+detail+"\n") {
+					if strings.Contains(string(md), "["+"#"+it.ID+"] "+it.Line.Full()+detail+"\n") {
 						shown = append(shown, it.ID)
 					}
 				}
@@ -369,7 +331,7 @@ func TestDetailsGiveWay(t *testing.T) {
 // with that line: one element "×N", the next lines after it.
 func TestPackJoined(t *testing.T) {
 	cmd := func(n int, c string) Item {
-		return Item{Kind: ItemTool, ID: "t" + strconv.Itoa(n), Text: "Bash: " + c + strings.Repeat(" --flag", 8) + " — ok"}
+		return toolItem("t"+strconv.Itoa(n), bashLine(c+strings.Repeat(" --flag", 8), "ok"))
 	}
 	items := []Item{cmd(1, "go vet ./a"), cmd(2, "go vet ./a"), cmd(3, "go vet ./a"), cmd(4, "go test ./b"), cmd(5, "go vet ./a"), cmd(6, "go vet ./a")}
 	for k := 7; k < 7+keepFullDigests; k++ {
@@ -430,7 +392,7 @@ func TestFoldLastSaid(t *testing.T) {
 	tu := Turn{N: 1, Time: at, Prompt: "Keep going until the suite passes.", Reply: []string{"Working.", "All green."}, Final: 1, FinalTime: at.Add(time.Hour)}
 	for k := 1; k <= 12; k++ {
 		tu.MidTurn = append(tu.MidTurn, Said{Time: at.Add(time.Duration(k) * time.Minute), Text: fmt.Sprintf("note %d: %s", k, strings.Repeat("more words ", 30))})
-		tu.Happened = append(tu.Happened, Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", k), Text: "Bash: go test ./... — ok", Call: "Bash — go test ./..."})
+		tu.Happened = append(tu.Happened, toolItem(fmt.Sprintf("t%d", k), bashLine("go test ./...", "ok")))
 	}
 	b := &Bottle{SessionID: "s", Mode: ModeFull, Started: at, Turns: []Turn{tu}}
 	const budget = 700
@@ -508,6 +470,7 @@ func TestRunFitsBudget(t *testing.T) {
 // without its last item is the length of the line written.
 func TestJoinedLen(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
+	sleep := bashLine("sleep 30 && gh run view", "ok")
 	for iter := 0; iter < 200; iter++ {
 		var run []Item
 		n := 1 + r.IntN(8)
@@ -521,7 +484,7 @@ func TestJoinedLen(t *testing.T) {
 			if iter%5 == 0 {
 				id = strconv.Itoa(100000 + n) // observations' ids
 			}
-			run = append(run, Item{Kind: ItemTool, ID: id, Text: "Bash: sleep 30 && gh run view — ok", short: shortened, joined: k > 0})
+			run = append(run, Item{Kind: ItemTool, ID: id, Line: &sleep, short: shortened, joined: k > 0})
 		}
 		length := func(run []Item) int {
 			var w bytes.Buffer
@@ -542,4 +505,12 @@ func ids(items []Item) []string {
 		out[i] = items[i].ID
 	}
 	return out
+}
+
+// toolItem is the item of a tool call id whose digest is l.
+func toolItem(id string, l digest.Line) Item { return Item{Kind: ItemTool, ID: id, Line: &l} }
+
+// bashLine is the digest of a shell command.
+func bashLine(cmd, outcome string) digest.Line {
+	return digest.Line{Tool: "Bash", Kind: digest.KindCommand, Subject: cmd, Outcome: outcome}
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/session"
 
 	"bottle/claudemem"
 	"bottle/ident"
@@ -46,6 +47,9 @@ type ExpandOptions struct {
 	// TranscriptPath is the session's transcript; "" when it has none
 	// (turns then come from claude-mem's stored prompts).
 	TranscriptPath string
+	// Reader reads the transcript into the session model: the host's
+	// reader (session.Reader); nil is Claude Code's.
+	Reader session.Reader
 	// DB is claude-mem's database, open; nil opens DBPath for the call.
 	DB *claudemem.DB
 	// DBPath is claude-mem's database path ("" or a missing file: no
@@ -77,7 +81,7 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 	out := make([]Expansion, len(ids))
 	var (
 		obs            []int64
-		tools          = map[int]*transcript.ToolDetail{}
+		tools          = map[int]*session.ToolDetail{}
 		needTranscript bool
 		needSummaries  bool
 		nums           = make([]int64, len(ids))
@@ -102,10 +106,14 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			needTranscript = true
 		}
 	}
-	var t *transcript.Transcript
+	var t *session.Transcript
 	var b *Bottle
 	if needTranscript && o.TranscriptPath != "" {
-		tr, err := transcript.Read(ctx, o.TranscriptPath, &transcript.ReadOptions{Capture: tools})
+		read := o.Reader
+		if read == nil {
+			read = transcript.Read
+		}
+		tr, err := read(ctx, o.TranscriptPath, &session.ReadOptions{Capture: tools})
 		if err != nil {
 			return nil, err
 		}
@@ -162,9 +170,9 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			case e.Kind == ident.Assistant && b.Mode == ModeReconstructed:
 				e.Missing = "assistant messages were not preserved (reconstructed session)"
 			case e.Kind == ident.User && tu.From != "":
-				e.Found, e.Text = true, clean(tu.From+":\n"+userText(tu))
+				e.Found, e.Text = true, clean(tu.From+":\n"+userText(tu)+typedText(tu))
 			case e.Kind == ident.User:
-				e.Found, e.Text = true, clean(userText(tu))
+				e.Found, e.Text = true, clean(strings.TrimPrefix(userText(tu)+typedText(tu), "\n\n"))
 			case len(tu.Reply) == 0:
 				e.Found, e.Text = true, noReply
 			default:
@@ -173,6 +181,20 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 		}
 	}
 	return out, nil
+}
+
+// typedText is what the user typed in turn t beside its words, the bare
+// commands and bash-mode inputs its activity shows, each after "\n\n": a
+// search finds them under the turn's [#uN].
+func typedText(t *Turn) string {
+	var b strings.Builder
+	for i := range t.Happened {
+		if it := &t.Happened[i]; it.typed {
+			b.WriteString("\n\n")
+			b.WriteString(it.Text)
+		}
+	}
+	return b.String()
 }
 
 func turnN(b *Bottle, n int) *Turn {
@@ -356,7 +378,7 @@ func writeField(w *strings.Builder, k, v string) {
 }
 
 // formatTool writes a tool call's input and result, stripped and capped.
-func formatTool(d *transcript.ToolDetail, loc *time.Location) string {
+func formatTool(d *session.ToolDetail, loc *time.Location) string {
 	var w strings.Builder
 	w.WriteString("tool: " + clean(d.Name) + "\n")
 	if !d.Time.IsZero() {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/render/digest"
 )
 
 // checkSplits compares the parallel markdown of b, at every split point
@@ -81,7 +82,12 @@ func randBottle(r *rand.Rand, n int, mode Mode, folds bool) *Bottle {
 		b.Started = base.Add(-time.Duration(r.IntN(48)) * time.Hour)
 	}
 	// Folded turns count repeated calls; "" falls back to the digest's tool.
-	calls := []string{"Read — /a/b.go", "Read — /a/c.go", "", "Edit — " + strings.Repeat("é", 90)}
+	calls := []digest.Line{
+		{Tool: "Read", Kind: digest.KindPath, Subject: "/a/b.go", Outcome: "10 lines"},
+		{Tool: "Read", Kind: digest.KindPath, Subject: "/a/c.go", Outcome: "10 lines"},
+		{Tool: "Read", Outcome: "10 lines"},
+		{Tool: "Edit", Kind: digest.KindPath, Subject: strings.Repeat("é", 90)},
+	}
 	mkTurn := func(nth int) Turn {
 		t := Turn{N: nth, Time: when()}
 		if r.IntN(6) > 0 {
@@ -99,9 +105,9 @@ func randBottle(r *rand.Rand, n int, mode Mode, folds bool) *Bottle {
 			case 2:
 				t.Happened = append(t.Happened, Item{Kind: ItemObservation, ID: fmt.Sprint(100 + k), Text: "obs", Time: when()})
 			case 3:
-				t.Happened = append(t.Happened, Item{Kind: ItemPending, ID: fmt.Sprintf("t%d", k), Text: "Bash: ls", Call: "Bash — ls", Time: when()})
+				t.Happened = append(t.Happened, Item{Kind: ItemPending, ID: fmt.Sprintf("t%d", k), Line: &digest.Line{Tool: "Bash", Kind: digest.KindCommand, Subject: "ls"}, Time: when()})
 			default:
-				t.Happened = append(t.Happened, Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", k), Text: "Read: /a/b.go — 10 lines", Call: calls[r.IntN(len(calls))], Time: when()})
+				t.Happened = append(t.Happened, Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", k), Line: &calls[r.IntN(len(calls))], Time: when()})
 			}
 		}
 		if r.IntN(4) > 0 {

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"bottle/host/claudecode/transcript"
 	"bottle/privacy"
+	"bottle/session"
 
 	"bottle/claudemem"
 )
@@ -107,7 +107,7 @@ func firstClause(s string) string {
 // It works in one pass: the observations sorted by time, each turn's are
 // merged with its items (mergeByTime), so a session of many observations
 // costs a sort, not an insertion per observation.
-func mergeObservations(b *Bottle, t *transcript.Transcript, s *claudemem.Session) int {
+func mergeObservations(b *Bottle, t *session.Transcript, s *claudemem.Session) int {
 	if len(s.Observations) == 0 {
 		return 0
 	}
@@ -174,10 +174,6 @@ func mergeObservations(b *Bottle, t *transcript.Transcript, s *claudemem.Session
 					continue
 				}
 				it.Kind = ItemPending
-				it.Text = t.Tools[n-1].Pending
-				if it.Text == "" {
-					it.Text = t.Tools[n-1].Name
-				}
 			}
 			out = append(out, it)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/session"
 
 	"github.com/sourcegraph/conc"
 
@@ -28,6 +29,9 @@ type Options struct {
 	// TranscriptPath is the transcript to read; "" renders the session
 	// from claude-mem's records alone (reconstructed mode).
 	TranscriptPath string
+	// Reader reads the transcript into the session model: the host's
+	// reader (session.Reader); nil is Claude Code's.
+	Reader session.Reader
 	// TranscriptErr says why TranscriptPath is empty (for instance
 	// locate.ErrNoTranscript); Render names it when the database holds
 	// nothing either.
@@ -41,7 +45,7 @@ type Options struct {
 	// NoBudget renders every turn in full, whatever BudgetTokens says.
 	NoBudget bool
 	// RequireEntries refuses, with [ErrNotTranscript], a file that is not
-	// a transcript (see transcript.Diagnostics.IsTranscript): one named by
+	// a transcript (see session.Diagnostics.IsTranscript): one named by
 	// hand, or junk where a session's transcript should be. The hooks
 	// leave it unset, as a session's transcript may still be empty at its
 	// very start.
@@ -117,11 +121,11 @@ type Result struct {
 	LastPromptTime time.Time
 	// LastActivity is the session's last activity: its transcript's newest
 	// main-thread entry, else its newest stored record (see
-	// locate.LastActivity, which listings use).
+	// session.LastActivity, which listings use).
 	LastActivity time.Time
 	// LatestSummary is claude-mem's newest session summary, raw; nil if none.
 	LatestSummary *Summary
-	Diag          transcript.Diagnostics
+	Diag          session.Diagnostics
 	Notes         []string
 }
 
@@ -162,7 +166,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	var (
-		t       *transcript.Transcript
+		t       *session.Transcript
 		tErr    error
 		stored  *claudemem.Session
 		dbErr   error
@@ -177,7 +181,11 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 			session = o.SessionID
 		}
 		ro := state.ReadOptions(session)
-		wg.Go(func() { t, tErr = transcript.Read(ctx, path, ro) })
+		read := o.Reader
+		if read == nil {
+			read = transcript.Read
+		}
+		wg.Go(func() { t, tErr = read(ctx, path, ro) })
 	}
 	if id != "" {
 		wg.Go(func() { stored, dbNotes, dbErr = loadStored(ctx, dbPath, id) })
@@ -319,13 +327,20 @@ func countItems(b *Bottle, res *Result) {
 	}
 }
 
-// lastActivity is the time of the newest record of a session: its
+// lastActivity is a session's last activity (session.LastActivity): its
 // transcript's newest main-thread entry, else its newest stored prompt,
 // observation or summary.
-func lastActivity(t *transcript.Transcript, s *claudemem.Session) time.Time {
-	if t != nil && !t.Last.IsZero() {
-		return t.Last
+func lastActivity(t *session.Transcript, s *claudemem.Session) time.Time {
+	var entry time.Time
+	if t != nil {
+		entry = t.Last
 	}
+	return session.LastActivity(entry, storedActivity(s), time.Time{})
+}
+
+// storedActivity is the time of a stored session's newest record: its
+// start, prompts, observations and summaries.
+func storedActivity(s *claudemem.Session) time.Time {
 	var last time.Time
 	if s == nil {
 		return last

@@ -10,6 +10,7 @@ import (
 
 	"bottle/claudemem"
 	"bottle/host/claudecode/transcript"
+	"bottle/session"
 )
 
 // Index bounds.
@@ -364,7 +365,7 @@ func (ix *Index) Prompts(ctx context.Context, path string) (int, error) {
 			return tc.n, nil
 		}
 	}
-	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{NoDigests: true})
+	t, err := transcript.Read(ctx, path, &session.ReadOptions{NoDigests: true})
 	if err != nil {
 		return 0, err
 	}

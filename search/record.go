@@ -10,6 +10,7 @@ import (
 	"bottle/host/claudecode/transcript"
 	"bottle/internal/jsonscan"
 	"bottle/privacy"
+	"bottle/session"
 )
 
 // Kind is what a record is.
@@ -76,11 +77,11 @@ type transcriptInfo struct {
 // session id to emit, tool calls as their results arrive, the rest after.
 func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
 	seq := 0
-	t, err := transcript.Read(ctx, path, &transcript.ReadOptions{
+	t, err := transcript.Read(ctx, path, &session.ReadOptions{
 		CaptureTools: func(string) bool { return true },
 		// Each call as its result arrives (one without at the end): its
 		// input is the reader's, so the record copies what it keeps.
-		Observe: func(i int, d *transcript.ToolDetail, result func() string) {
+		Observe: func(i int, d *session.ToolDetail, result func() string) {
 			d.Result = result()
 			emit(toolRecord(id, i, d, own))
 		},
@@ -101,7 +102,7 @@ func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit
 			reply.Reset()
 		}
 	}
-	user := func(e transcript.Event, label string) {
+	user := func(e session.Event, label string) {
 		text := privacy.Strip(e.Text)
 		if strings.TrimSpace(text) == "" {
 			return
@@ -110,36 +111,38 @@ func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit
 			Text: text, seq: seq}))
 		seq++
 	}
-	for _, e := range t.Events {
-		switch e.Kind {
-		case transcript.EvPrompt:
-			flush()
-			turn++
-			user(e, privacy.Strip(e.From))
-		case transcript.EvMidTurn:
-			if e.From != "" {
+	for _, span := range session.Turns(t.Events) {
+		flush()
+		turn = span.N
+		for _, e := range t.Events[span.Start:span.End] {
+			switch e.Kind {
+			case session.EvPrompt:
 				user(e, privacy.Strip(e.From))
-				continue
-			}
-			user(e, "mid-turn")
-		case transcript.EvAnswer:
-			user(e, "answer")
-		case transcript.EvCommand:
-			user(e, "command")
-		case transcript.EvBash:
-			user(e, "bash")
-		case transcript.EvAssistant:
-			for _, b := range e.Blocks {
-				b = privacy.Strip(b)
-				if strings.TrimSpace(b) == "" {
+			case session.EvMidTurn:
+				if e.From != "" {
+					user(e, privacy.Strip(e.From))
 					continue
 				}
-				if reply.Len() == 0 {
-					replyTime = e.Time
-				} else {
-					reply.WriteString("\n\n")
+				user(e, "mid-turn")
+			case session.EvAnswer:
+				user(e, "answer")
+			case session.EvCommand:
+				user(e, "command")
+			case session.EvBash:
+				user(e, "bash")
+			case session.EvAssistant:
+				for _, b := range e.Blocks {
+					b = privacy.Strip(b)
+					if strings.TrimSpace(b) == "" {
+						continue
+					}
+					if reply.Len() == 0 {
+						replyTime = e.Time
+					} else {
+						reply.WriteString("\n\n")
+					}
+					reply.WriteString(b)
 				}
-				reply.WriteString(b)
 			}
 		}
 	}
@@ -152,7 +155,7 @@ var pathKeys = map[string]bool{"file_path": true, "path": true, "notebook_path":
 
 // toolRecord is tool call i: its name, input values and result, stripped.
 // The result of a call that read bottle's own records (own) is left out.
-func toolRecord(id string, i int, d *transcript.ToolDetail, own *ownRules) Record {
+func toolRecord(id string, i int, d *session.ToolDetail, own *ownRules) Record {
 	var b strings.Builder
 	// The input's values and the result, at most: grown once.
 	b.Grow(len(d.Name) + len(d.Input) + 1 + len(d.Result))

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"bottle/host/claudecode/transcript"
 	"bottle/internal/shown"
 	"bottle/privacy"
 	"bottle/render/digest"
+	"bottle/session"
 )
 
 // The working state is a short block after the header that
@@ -71,13 +71,13 @@ var stateTools = map[string]bool{
 
 // ReadOptions are the read options of a read that feeds b: every call of
 // the tools the working state follows handed to [Builder.Observe] as its
-// result arrives, nothing of them kept by the reader. session is the
-// reader's Session option.
-func (b *Builder) ReadOptions(session string) *transcript.ReadOptions {
-	return &transcript.ReadOptions{
+// result arrives, nothing of them kept by the reader. id is the reader's
+// Session option.
+func (b *Builder) ReadOptions(id string) *session.ReadOptions {
+	return &session.ReadOptions{
 		CaptureTools: func(name string) bool { return stateTools[name] },
 		Observe:      b.Observe,
-		Session:      session,
+		Session:      id,
 	}
 }
 
@@ -169,8 +169,8 @@ type Builder struct {
 	isCheck      map[string]bool // isCheck of the commands seen that start as a check does
 }
 
-// Observe takes one call (transcript.ReadOptions.Observe).
-func (s *Builder) Observe(i int, d *transcript.ToolDetail, result func() string) {
+// Observe takes one call (session.ReadOptions.Observe).
+func (s *Builder) Observe(i int, d *session.ToolDetail, result func() string) {
 	s.seq++
 	// Built only for the calls a line names (most commands are not).
 	id := func() string { return "#t" + strconv.Itoa(i+1) }

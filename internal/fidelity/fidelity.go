@@ -16,6 +16,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/render"
+	"bottle/session"
 )
 
 // Class is a fact class of the measurement.
@@ -283,7 +284,7 @@ var codeSpan = regexp.MustCompile("`[^`\n]*`")
 // main-thread tool calls after it (crossing a later compaction, as the
 // session did).
 func Extract(c Compaction) (Facts, error) {
-	t, err := transcript.ReadFrom(bytes.NewReader(c.Before), &transcript.ReadOptions{NoDigests: true})
+	t, err := transcript.ReadFrom(bytes.NewReader(c.Before), &session.ReadOptions{NoDigests: true})
 	if err != nil {
 		return Facts{}, fmt.Errorf("read transcript %s: %w", c.Path, err)
 	}
@@ -292,13 +293,13 @@ func Extract(c Compaction) (Facts, error) {
 	last := ""
 	for _, ev := range t.Events {
 		switch ev.Kind {
-		case transcript.EvPrompt:
+		case session.EvPrompt:
 			for _, l := range strings.Split(ev.Text, "\n") {
 				if l = strings.TrimSpace(l); utf8.RuneCountInString(l) >= minPromptLine {
 					sets[Prompts].add(l)
 				}
 			}
-		case transcript.EvAssistant:
+		case session.EvAssistant:
 			for _, b := range ev.Blocks {
 				for _, m := range codeSpan.FindAllString(b, -1) {
 					if n := utf8.RuneCountInString(m) - 2; n >= minCode && n <= maxCode {

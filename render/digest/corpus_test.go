@@ -155,14 +155,14 @@ func TestCorpus(t *testing.T) {
 				got string
 				max int
 			}{
-				{Line(cc.Call, cc.cwd), lim}, {Line(bare, cc.cwd), lim},
+				{fullLine(cc.Call, cc.cwd), lim}, {fullLine(bare, cc.cwd), lim},
 				{Pending(cc.Call, cc.cwd), MaxRunes}, {Salient(cc.Call, cc.cwd), MaxRunes},
 			} {
 				if err := checkDigest(d.got, d.max); err != nil {
 					t.Errorf("%s %s %s: %v: %q", filepath.Base(path), cc.ID, cc.Name, err, d.got)
 				}
 			}
-			if got := Line(cc.Call, cc.cwd); !strings.HasPrefix(got, toolName(cc.Name)) {
+			if got := fullLine(cc.Call, cc.cwd); !strings.HasPrefix(got, toolName(cc.Name)) {
 				t.Errorf("%s %s: Line = %q, want it to start with the tool name", filepath.Base(path), cc.ID, got)
 			}
 		}

@@ -185,7 +185,7 @@ func TestDecodeInputCorpus(t *testing.T) {
 		checkDecode(t, types, cc.Input)
 		promised := cc.Call
 		promised.InputValid = json.Valid(promised.Input)
-		if a, b := Line(promised, cc.cwd), Line(cc.Call, cc.cwd); a != b {
+		if a, b := fullLine(promised, cc.cwd), fullLine(cc.Call, cc.cwd); a != b {
 			t.Errorf("%s %s: Line with valid input promised %q, without %q", cc.ID, cc.Name, a, b)
 		}
 		if a, b := Pending(promised, cc.cwd), Pending(cc.Call, cc.cwd); a != b {
@@ -256,7 +256,7 @@ func BenchmarkDecodeInput(b *testing.B) {
 			c := done(call("Edit", string(edit)), "The file has been updated.")
 			c.InputValid = promised
 			for b.Loop() {
-				Line(c, cwd)
+				fullLine(c, cwd)
 			}
 		})
 	}

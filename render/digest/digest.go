@@ -11,11 +11,25 @@
 // left out when the input has nothing worth showing and the outcome when the
 // result says nothing. The caller adds the "- [#t<N>] " prefix.
 //
+// A digest is a value, a [Line]: the tool, the salient part and its [Kind]
+// (a path with its range, a command, a search pattern with its folder, or
+// text), the outcome, the matched paths and a detail. Its methods give
+// every form a bottle writes: the full line, the pending form, the short
+// forms a budget picks and the key that tells two lines of one path or
+// command apart, so that a caller shortens a line by policy alone and
+// never reads the text back.
+//
+// Each family of tools has its describer file (files.go, shell.go,
+// search.go, agents.go, web.go, interaction.go; generic.go for the rest
+// and for MCP tools): a new tool's digest is one describer and one entry
+// in its family's map, and the golden file testdata/digest.golden pins
+// every form of every fixture (go test ./render/digest -update).
+//
 // A digest never carries result bulk: from a tool_result it takes at most a
 // count, the line numbers a Read returned, an exit code, a status word, one
 // line of an error, the first paths a Grep or Glob matched, the user's
 // answers to AskUserQuestion (bounded like an error line) and, in a detail
-// ([Forms]), the first file paths a report or an output cites; from an
+// ([Line].Detail), the first file paths a report or an output cites; from an
 // input, a detail may list the code names an edit changed. An output too
 // large to be shown inline is read from the line's toolUseResult
 // (persisted.go). [Answers] gives those answers whole, as the user's words,
@@ -43,11 +57,11 @@ import (
 	"bottle/privacy"
 )
 
-// MaxRunes bounds the length of a [Line] or [Pending] digest, in runes,
+// MaxRunes bounds the length of a [Line]'s full or pending form, in runes,
 // but for the lines that name paths ([MaxPathListRunes]).
 const MaxRunes = 160
 
-// MaxPathListRunes bounds the [Line] of a Grep or Glob call, in runes: it
+// MaxPathListRunes bounds the full [Line] of a Grep or Glob call, in runes: it
 // names the first matched paths, what a session most often opens next.
 const MaxPathListRunes = 240
 
@@ -102,14 +116,10 @@ type Call struct {
 	Structured json.RawMessage
 }
 
-// Line returns the digest of c: "<Tool>: <salient input> — <outcome>", one
-// line of at most [MaxRunes] runes ([MaxPathListRunes] for Grep and Glob,
-// see [LineMax]). Paths inside cwd are shown relative to it; cwd may be
-// empty. A call with no result yet has the outcome "no result".
-func Line(c Call, cwd string) string {
-	p := inlined(&c)
-	return lineOf(p, toolName(c.Name), describe(p, cwd, true))
-}
+// Of returns the digest of c as a [Line]. Paths inside cwd are shown
+// relative to it; cwd may be empty. A call with no result yet has the
+// outcome "no result".
+func Of(c Call, cwd string) Line { return DescribeCall(&c, cwd) }
 
 // Pending returns the short form for a call newer than the claude-mem
 // observations: "<Tool> — <salient input>", at most [MaxRunes] runes.
@@ -118,33 +128,25 @@ func Pending(c Call, cwd string) string {
 	return bound(join(tool, " — ", describe(&c, cwd, false).salient, ""), MaxRunes)
 }
 
-// Forms are the forms of one call's digest, from one reading of its input.
-type Forms struct {
-	Line    string // [Line]
-	Pending string // [Pending]
-	// Detail is what Line may add where a bottle has room, "" for most
-	// calls: the code names an edit changed (" — names: Retry, fetch.Do")
-	// or the files an agent's report or a command's output cites (after
-	// the outcome "; files: a.go, b.go"). Line+Detail is one line of at
-	// most [MaxRunes] runes.
-	Detail string
-}
-
-// Describe returns the forms of one call. Describers take the salient
-// part from the input alone (the result only shapes the outcome and
-// d.seen), so the pending form can reuse it.
-func Describe(c Call, cwd string) Forms { return DescribeCall(&c, cwd) }
+// Describe returns the line of one call, every form from one reading of
+// its input. Describers take the salient part from the input alone (the
+// result only shapes the outcome and the range seen), so the pending form
+// can reuse it.
+func Describe(c Call, cwd string) Line { return DescribeCall(&c, cwd) }
 
 // DescribeCall is Describe of a call the caller keeps, so that one Call
 // may serve call after call (a Call handed to Describe is moved to the
 // heap, one allocation per call): nothing of c is kept past the return,
 // and c is to be set whole, its unexported fields zero, before each use.
-func DescribeCall(c *Call, cwd string) Forms {
+func DescribeCall(c *Call, cwd string) Line {
 	c = inlined(c)
 	tool := toolName(c.Name)
 	d := describe(c, cwd, true)
-	line := lineOf(c, tool, d)
-	return Forms{Line: line, Pending: bound(join(tool, " — ", d.salient, ""), MaxRunes), Detail: detailOf(c, line, d)}
+	l := lineOf(c, tool, d)
+	l.pending = bound(join(tool, " — ", d.salient, ""), MaxRunes)
+	l.Detail = detailOf(c, l.full, d)
+	l.detach()
+	return l
 }
 
 // detailOf is the detail of a call whose line is line: what d.detail
@@ -153,7 +155,7 @@ func detailOf(c *Call, line string, d description) string {
 	if d.detail == nil {
 		return ""
 	}
-	out, normal := outcome(c, &d)
+	out, _, normal := outcome(c, &d)
 	if c.HasResult && !normal {
 		return ""
 	}
@@ -180,11 +182,13 @@ func LineMax(name string) int {
 // gives way first, so the outcome always shows; a long outcome (an error
 // line) is cut so that the salient part keeps salientKeep runes. Matched
 // paths fill what room the line has left.
-func lineOf(c *Call, tool string, d description) string {
-	out, normal := outcome(c, &d)
+func lineOf(c *Call, tool string, d description) Line {
+	out, status, normal := outcome(c, &d)
+	l := Line{Tool: tool, Kind: d.kind, Subject: d.subject, Range: d.rng, Scope: d.shownScope(), Note: d.note, Status: status}
 	sal := d.salient
-	if normal && d.seen != "" {
-		sal = d.seen
+	if normal && d.seenRng != "" {
+		l.Range = d.seenRng
+		sal = l.Salient()
 	}
 	room := MaxRunes - runeLen(tool) - runeLen(": ") - runeLen(" — ")
 	if keep := min(runeLen(sal), salientKeep); runeLen(out) > room-keep {
@@ -195,16 +199,42 @@ func lineOf(c *Call, tool string, d description) string {
 	s := join(tool, ": ", sal, out)
 	if normal && d.npaths > 0 {
 		paths := d.paths[:d.npaths]
-		if shown, _ := fitPaths(runeLen(s), paths, d.total, lim); shown < len(paths) && d.compact != nil {
+		if shown, _ := fitPaths(runeLen(s), paths, d.total, lim); shown < len(paths) && d.compact {
 			// The paths matter more than the input's whole wording.
-			alt := join(tool, ": ", d.compact(under(paths, d.scope)), out)
-			if n, _ := fitPaths(runeLen(alt), paths, d.total, lim); n > shown {
-				s = alt
+			drop := under(paths, d.scope)
+			scope := d.shownScope()
+			if drop {
+				scope = ""
 			}
+			alt := strings.TrimSpace(compose(d.compactSubject, "", scope, d.note))
+			altLine := join(tool, ": ", alt, out)
+			if n, _ := fitPaths(runeLen(altLine), paths, d.total, lim); n > shown {
+				s, sal = altLine, alt
+				l.Subject, l.Scope = d.compactSubject, scope
+			}
+		}
+		shown, last := fitPaths(runeLen(s), paths, d.total, lim)
+		if shown > 0 {
+			l.Paths = make([]string, shown)
+			copy(l.Paths, paths[:shown])
+			l.Paths[shown-1] = last
+			l.More = max(d.total, len(paths)) - shown
 		}
 		s = withPaths(s, paths, d.total, lim)
 	}
-	return bound(s, lim)
+	if l.Kind == KindText || sal != l.Salient() {
+		// Text, or parts the line had to cut: the salient part is one.
+		l.Subject, l.Range, l.Scope, l.Note = sal, "", "", ""
+	}
+	l.Outcome = out
+	if l.Status != "" && !strings.HasPrefix(out, l.Status+": ") {
+		l.Status = ""
+	}
+	if lim != MaxRunes {
+		l.max = uint16(lim)
+	}
+	l.full = bound(s, lim)
+	return l
 }
 
 // withPaths appends to s, a line ending in its outcome, ": " and as many of
@@ -313,23 +343,26 @@ func toolName(name string) string {
 // outcome is the outcome part of a digest; d.success is the tool's own
 // reading of a normal result. normal reports whether that reading is the
 // outcome: the result is there, not an error, interrupted or cleared.
-func outcome(c *Call, d *description) (out string, normal bool) {
+// status is the part a short form keeps of an outcome that says more: a
+// failed command's "exit N" before the line that tells why.
+func outcome(c *Call, d *description) (out, status string, normal bool) {
 	if !c.HasResult {
-		return "no result", false
+		return "no result", "", false
 	}
 	if c.headHasPrefix(256, "[Request interrupted by user") {
-		return "interrupted", false
+		return "interrupted", "", false
 	}
 	if c.IsError || c.Name == "Bash" && c.headHasPrefix(256, "Exit code ") && nonZeroExit(exitCode(c)) {
-		return errorOutcome(c), false
+		out, status = errorOutcome(c)
+		return out, status, false
 	}
 	if c.headHasPrefix(256, "[Old tool result content cleared]") {
-		return "", false
+		return "", "", false
 	}
 	if d.userWords {
-		return bound(d.success, errorMax), true
+		return bound(d.success, errorMax), "", true
 	}
-	return bound(d.success, outcomeMax), true
+	return bound(d.success, outcomeMax), "", true
 }
 
 // nonZeroExit reports whether an exit code's digits are not zero.
@@ -345,20 +378,20 @@ func exitCode(c *Call) string {
 }
 
 // errorOutcome reads an error result: "rejected" when the user refused the
-// call, "exit N: <line>" for a shell's "Exit code N" followed by its output,
-// else "error: <first line>". The line is taken from the result's start
-// stripped of private text, and is at most errorMax runes.
-func errorOutcome(c *Call) string {
+// call, "exit N: <line>" for a shell's "Exit code N" followed by its output
+// (status "exit N"), else "error: <first line>". The line is taken from the
+// result's start stripped of private text, and is at most errorMax runes.
+func errorOutcome(c *Call) (out, status string) {
 	head := strings.TrimLeft(c.resultPrefix(256), " \t\r\n")
 	if strings.HasPrefix(head, "User rejected") ||
 		strings.Contains(head, "doesn't want to proceed with this tool use") {
-		return "rejected"
+		return "rejected", ""
 	}
 	if code := exitCode(c); code != "" {
 		if line := c.failureLine(code); line != "" {
-			return "exit " + code + ": " + line
+			return "exit " + code + ": " + line, "exit " + code
 		}
-		return "exit " + code
+		return "exit " + code, ""
 	}
 	text, _ := c.strippedHead(headBytes)
 	s := strings.TrimSpace(text)
@@ -373,9 +406,9 @@ func errorOutcome(c *Call) string {
 		}
 	}
 	if line := errorLine(firstLine(s)); line != "" {
-		return "error: " + line
+		return "error: " + line, ""
 	}
-	return "error"
+	return "error", ""
 }
 
 // errorLine prepares one line of an error for display: cut at an escaped

@@ -91,7 +91,7 @@ func TestLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Line(tt.call, tt.cwd); got != tt.want {
+			if got := fullLine(tt.call, tt.cwd); got != tt.want {
 				t.Errorf("Line(%s %s) = %q, want %q", tt.call.Name, tt.call.Input, got, tt.want)
 			}
 		})
@@ -136,7 +136,7 @@ func TestPendingAndSalient(t *testing.T) {
 func TestGolden(t *testing.T) {
 	var b strings.Builder
 	for _, f := range fixtures() {
-		line, pending := Line(f.call, f.cwd), Pending(f.call, f.cwd)
+		line, pending := fullLine(f.call, f.cwd), Pending(f.call, f.cwd)
 		if err := checkDigest(line, LineMax(f.call.Name)); err != nil {
 			t.Errorf("%s: %v: %q", f.name, err, line)
 		}
@@ -144,12 +144,17 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s: %v: %q", f.name, err, pending)
 		}
 		b.WriteString(f.name + "\n\tline:    " + line + "\n\tpending: " + pending + "\n")
-		if d := Describe(f.call, f.cwd).Detail; d != "" {
+		l := Describe(f.call, f.cwd)
+		if d := l.Detail; d != "" {
 			if err := checkDigest(line+d, MaxRunes); err != nil {
 				t.Errorf("%s: %v: %q", f.name, err, line+d)
 			}
 			b.WriteString("\tdetail:  " + d + "\n")
 		}
+		if err := checkParts(&l); err != nil {
+			t.Errorf("%s: %v", f.name, err)
+		}
+		b.WriteString("\tshort:   " + l.Short(Short) + "\n\tshorter: " + l.Short(Shortest) + "\n\tkey:     " + l.Key() + "\n")
 	}
 	got := b.String()
 	path := filepath.Join("testdata", "digest.golden")
@@ -188,7 +193,7 @@ func TestNoResultBulk(t *testing.T) {
 			if len(c.Structured) > 0 || !c.IsError {
 				c.Structured = []byte(`{"stdout":"` + bulk + `","content":"` + bulk + `","file":{"content":"` + bulk + `"}}`)
 			}
-			if got := Line(c, f.cwd); strings.Contains(got, bulk) {
+			if got := fullLine(c, f.cwd); strings.Contains(got, bulk) {
 				t.Errorf("Line() = %q, shows result text %q", got, bulk)
 			}
 		})
@@ -197,7 +202,7 @@ func TestNoResultBulk(t *testing.T) {
 	for _, name := range []string{"Read", "Bash", "Grep", "Task", "Agent", "WebFetch", "WebSearch", "TaskOutput", "mcp__x__y", "Other"} {
 		c := done(call(name, `{"command":"ls","file_path":"/a","pattern":"p","description":"d","url":"https://a.b/c","query":"q","task_id":"t"}`),
 			bulk+"\n"+bulk)
-		if got := Line(c, cwd); strings.Contains(got, bulk) {
+		if got := fullLine(c, cwd); strings.Contains(got, bulk) {
 			t.Errorf("Line(%s) = %q, shows result text %q", name, got, bulk)
 		}
 	}
@@ -205,7 +210,7 @@ func TestNoResultBulk(t *testing.T) {
 	for _, mode := range []string{"content", "count"} {
 		c := done(call("Grep", `{"pattern":"p","output_mode":"`+mode+`","-C":2}`),
 			"Found 2 files\na.go:1:"+bulk+"\na.go-2-"+bulk+":3:x\n--\nb.go:4:"+bulk+"\n"+bulk+":x\n12:"+bulk+"\n\nFound 5 total occurrences across 2 files.")
-		if got := Line(c, cwd); strings.Contains(got, bulk) {
+		if got := fullLine(c, cwd); strings.Contains(got, bulk) {
 			t.Errorf("Line(Grep %s) = %q, shows result text %q", mode, got, bulk)
 		}
 	}
@@ -267,7 +272,7 @@ func TestPrivate(t *testing.T) {
 		done(call("Bash", `{"command":"git status"}`), " M a/b.go\n<private>\n"+secret+"/x.go\n</private>\n M c/d.go"),
 	)
 	for _, c := range calls {
-		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
+		for _, got := range []string{fullLine(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
 			if strings.Contains(got, secret) {
 				t.Errorf("%s %s: digest %q shows private text", c.Name, c.Input, got)
 			}
@@ -298,7 +303,7 @@ func TestBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Line(tt.call, cwd); checkDigest(got, LineMax(tt.call.Name)) != nil {
+			if got := fullLine(tt.call, cwd); checkDigest(got, LineMax(tt.call.Name)) != nil {
 				t.Errorf("%v: %q", checkDigest(got, LineMax(tt.call.Name)), got)
 			}
 			for _, got := range []string{Pending(tt.call, cwd), Salient(tt.call, cwd)} {
@@ -369,7 +374,7 @@ func BenchmarkLine(b *testing.B) {
 	}{{"Read2000Lines", read}, {"BashExit", bash}, {"Edit10KB", edit}} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				Line(bc.c, cwd)
+				fullLine(bc.c, cwd)
 			}
 		})
 	}
@@ -400,6 +405,53 @@ func TestAnswers(t *testing.T) {
 	for _, tt := range tests {
 		if got := Answers(input, tt.result); got != tt.want {
 			t.Errorf("%s: Answers = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// fullLine is the full form of c's digest.
+func fullLine(c Call, cwd string) string {
+	l := Of(c, cwd)
+	return l.Full()
+}
+
+// checkParts checks that a line's parts put together give its forms: the
+// parts, not the text, are what the short forms read.
+func checkParts(l *Line) error {
+	if got, want := l.assemble(), l.Full(); got != want {
+		return fmt.Errorf("parts %+v give %q, want the full form %q", *l, got, want)
+	}
+	for _, level := range []ShortLevel{Short, Shortest} {
+		if err := checkDigest(l.Short(level), l.Max()); err != nil {
+			return fmt.Errorf("short form %d: %v: %q", level, err, l.Short(level))
+		}
+	}
+	return nil
+}
+
+// TestShortKeepsFileName: a short form keeps a path's file name, whatever
+// the path holds (a space, a long folder) and whatever follows it.
+func TestShortKeepsFileName(t *testing.T) {
+	tests := []struct {
+		call  Call
+		level ShortLevel
+		want  string
+	}{
+		{done(call("Read", `{"file_path":"/Users/me/Library/Application Support/Code/User/settings.json","offset":1,"limit":40}`), numbered(40)),
+			Short, "Read: …/me/Library/Application Support/Code/User/settings.json — 40 lines"},
+		{done(call("Read", `{"file_path":"/Users/me/Library/Application Support/Code/User/settings.json","offset":1,"limit":40}`), numbered(40)),
+			Shortest, "Read: settings.json — 40 lines"},
+		{done(call("Read", `{"file_path":"/Users/me/Library/Application Support/Code/User/settings.json","offset":10,"limit":40}`), numberedFrom(10, 20)),
+			Shortest, "Read: settings.json:10-29"},
+		{done(call("Write", `{"file_path":"/home/dev/proj/internal/storage/migrations/versions/0042_add_index.sql","content":"a\nb\n"}`), "File created successfully"),
+			Shortest, "Write: 0042_add_index.sql (2 lines) — created"},
+		{done(call("Grep", `{"pattern":"TODO","path":"/home/dev/proj/My Documents/notes and drafts"}`), "Found 1 file\nMy Documents/notes and drafts/a.md"),
+			Shortest, `Grep: "TODO" — 1 file`},
+	}
+	for _, tt := range tests {
+		l := Describe(tt.call, cwd)
+		if got := l.Short(tt.level); got != tt.want {
+			t.Errorf("%s.Short(%d) = %q, want %q", l.Full(), tt.level, got, tt.want)
 		}
 	}
 }

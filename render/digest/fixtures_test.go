@@ -69,6 +69,8 @@ func fixtures() []fixture {
 		f("Read/OffsetLimit", done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go","offset":100,"limit":50}`), numberedFrom(100, 50))),
 		f("Read/OffsetOnly", done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":40}`), numberedFrom(40, 3))),
 		f("Read/PastFileEnd", done(call("Read", `{"file_path":"/home/dev/proj/a.go","offset":120,"limit":100}`), numberedFrom(120, 61))),
+		f("Read/PathWithSpace", done(call("Read", `{"file_path":"/Users/me/Library/Application Support/Code/User/settings.json","offset":1,"limit":40}`), numbered(40))),
+		f("Write/LongPath", done(call("Write", `{"file_path":"/home/dev/proj/internal/storage/migrations/versions/0042_add_index.sql","content":"a\nb\n"}`), "File created successfully at: /home/dev/proj/internal/storage/migrations/versions/0042_add_index.sql")),
 		f("Read/LimitOnly", done(call("Read", `{"file_path":"/home/dev/proj/a.go","limit":20}`), numbered(20))),
 		f("Read/OutsideCwd", done(call("Read", `{"file_path":"/etc/hosts"}`), numbered(1))),
 		f("Read/Missing", failed(call("Read", `{"file_path":"/home/dev/proj/gone.go"}`), "<tool_use_error>File does not exist.</tool_use_error>")),

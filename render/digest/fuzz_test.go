@@ -21,7 +21,7 @@ func FuzzLine(f *testing.F) {
 			ID: "toolu_fuzz", Name: name, Input: json.RawMessage(input),
 			HasResult: hasResult, Result: result, IsError: isError, Structured: json.RawMessage(structured),
 		}
-		line := Line(c, cwd)
+		line := fullLine(c, cwd)
 		if err := checkDigest(line, LineMax(name)); err != nil {
 			t.Fatalf("%v: %q", err, line)
 		}
@@ -30,11 +30,13 @@ func FuzzLine(f *testing.F) {
 				t.Fatalf("%v: %q", err, got)
 			}
 		}
-		if again := Line(c, cwd); again != line {
+		if again := fullLine(c, cwd); again != line {
 			t.Fatalf("Line not deterministic: %q then %q", line, again)
 		}
-		if fs := Describe(c, cwd); fs.Line != line {
-			t.Fatalf("Describe's line %q, Line %q", fs.Line, line)
+		if fs := Describe(c, cwd); checkParts(&fs) != nil {
+			t.Fatal(checkParts(&fs))
+		} else if fs.Full() != line {
+			t.Fatalf("Describe's line %q, Line %q", fs.Full(), line)
 		} else if fs.Detail != "" {
 			if err := checkDigest(line+fs.Detail, MaxRunes); err != nil {
 				t.Fatalf("line and detail: %v: %q", err, line+fs.Detail)
@@ -48,7 +50,7 @@ func FuzzLine(f *testing.F) {
 		mid := func(s string) string { return s[:len(s)/2] + p + s[len(s)/2:] }
 		c.Name, c.Result = mid(c.Name), mid(c.Result)
 		c.Input = spliceStrings(c.Input, p)
-		for _, got := range []string{Line(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
+		for _, got := range []string{fullLine(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
 			if strings.Contains(got, secret) {
 				t.Fatalf("digest %q shows private text", got)
 			}

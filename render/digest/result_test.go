@@ -3,6 +3,7 @@ package digest
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -82,18 +83,18 @@ func sameWithRaw(t *testing.T, c Call, cwd string) {
 		lazy := c
 		lazy.Result, lazy.ResultRaw = "", jsonscan.StringOf(raw)
 		want := Describe(eager, cwd)
-		if got := Describe(lazy, cwd); got != want {
-			t.Fatalf("%s %s: raw result gives\n%q\nwant\n%q\n(result %q)", c.Name, name, got, want, eager.Result)
+		if got := Describe(lazy, cwd); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s %s: raw result gives\n%+v\nwant\n%+v\n(result %q)", c.Name, name, got, want, eager.Result)
 		}
-		if got, want := Line(lazy, cwd), Line(eager, cwd); got != want {
+		if got, want := fullLine(lazy, cwd), fullLine(eager, cwd); got != want {
 			t.Fatalf("%s %s: Line = %q, want %q", c.Name, name, got, want)
 		}
 		// As the scanner hands it over, with what its index knows, from
 		// offsets on either side of a word boundary, escapes around it.
 		for _, at := range []int{1, 5, 63, 64, 65, 200} {
 			lazy.ResultRaw = scanned(t, raw, at)
-			if got := Describe(lazy, cwd); got != want {
-				t.Fatalf("%s %s, scanned at %d: raw result gives\n%q\nwant\n%q", c.Name, name, at, got, want)
+			if got := Describe(lazy, cwd); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s %s, scanned at %d: raw result gives\n%+v\nwant\n%+v", c.Name, name, at, got, want)
 			}
 		}
 	}

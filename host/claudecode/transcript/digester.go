@@ -15,7 +15,7 @@ import (
 // structured, the toolUseResult, holds what the tool found.
 // The reader hands on inputs from lines it has checked: valid JSON.
 // c is the caller's scratch Call (digest.DescribeCall), left zero.
-func digestText(c *digest.Call, name string, input json.RawMessage, result string, structured []byte, hasResult, isError bool, cwd string) digest.Forms {
+func digestText(c *digest.Call, name string, input json.RawMessage, result string, structured []byte, hasResult, isError bool, cwd string) digest.Line {
 	*c = digest.Call{Name: name, Input: input, InputValid: true, HasResult: hasResult, Result: result, IsError: isError, Structured: structured}
 	f := digest.DescribeCall(c, cwd)
 	*c = digest.Call{}
@@ -25,7 +25,7 @@ func digestText(c *digest.Call, name string, input json.RawMessage, result strin
 // digestRaw is digestText for a result whose content is a JSON string,
 // handed on undecoded with what the scanner knows of it. The digest
 // decodes only what it reads (most tools read the first lines).
-func digestRaw(c *digest.Call, name string, input json.RawMessage, result jsonscan.String, structured []byte, isError bool, cwd string) digest.Forms {
+func digestRaw(c *digest.Call, name string, input json.RawMessage, result jsonscan.String, structured []byte, isError bool, cwd string) digest.Line {
 	*c = digest.Call{Name: name, Input: input, InputValid: true, HasResult: true, ResultRaw: result, IsError: isError, Structured: structured}
 	f := digest.DescribeCall(c, cwd)
 	*c = digest.Call{}

@@ -1,6 +1,10 @@
 // Package transcript reads a Claude Code session transcript (JSONL) into
 // its main thread: the events a bottle shows, in file order, and one
 // [ToolCall] per tool use with its digest worked out as its result arrives.
+// It is Claude Code's producer of the host-neutral session model (package
+// session; [Read] has the shape of session.Reader, and the model's types
+// are named here too), and it keeps what is Claude Code's alone: the entry
+// types, the classification of user entries, the wrappers and senders.
 //
 // [Read] reads a file and [ReadFrom] a stream; [ReadOptions] asks for more
 // (tool calls in full, for expansion) or less (up to the first prompt, no
@@ -30,6 +34,6 @@
 //
 // Text is returned raw: privacy stripping is the renderer's job, except
 // where classification must look inside a wrapper. The package does no
-// output and no logging. It may import internal/jsonscan,
+// output and no logging. It may import session, internal/jsonscan,
 // render/digest and privacy.
 package transcript

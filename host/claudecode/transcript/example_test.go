@@ -27,7 +27,7 @@ this line is not JSON
 		case transcript.EvPrompt:
 			fmt.Println("prompt:", e.Text)
 		case transcript.EvTool:
-			fmt.Println("tool:", t.Tools[e.Tool].Digest)
+			fmt.Println("tool:", t.Tools[e.Tool].Line.Full())
 		case transcript.EvAssistant:
 			fmt.Println("reply:", strings.Join(e.Blocks, " "))
 		}

@@ -37,7 +37,7 @@ type specDigest struct {
 	input   []byte
 	cwd     string
 	textLen int // bytes of the result text
-	forms   digest.Forms
+	line    digest.Line
 }
 
 func (p *parser) newSpeculator() *speculator {
@@ -93,7 +93,7 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 		}
 		if isStr {
 			f := digestRaw(&sp.call, t.name, t.input, s.String(res.content.a+1, res.content.b-1), res.persisted, res.isError, cwd)
-			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, forms: f}
+			res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: res.textLen, line: f}
 			continue
 		}
 		sp.scratch = s.resultAppend(sp.scratch[:0], res.content)
@@ -104,8 +104,8 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 			text = unsafe.String(&sp.scratch[0], len(sp.scratch))
 		}
 		f := digestText(&sp.call, t.name, t.input, text, res.persisted, true, res.isError, cwd)
-		f.Line, f.Pending, f.Detail = sp.own(f.Line), sp.own(f.Pending), sp.own(f.Detail)
-		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch), forms: f}
+		f.Own(sp.own)
+		res.spec = specDigest{ok: true, name: t.name, input: t.input, cwd: cwd, textLen: len(sp.scratch), line: f}
 	}
 }
 

@@ -413,7 +413,7 @@ func (p *refParser) result(r toolResult, ts time.Time) {
 		p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}, func() string { return r.text })
 	}
 	if p.digests {
-		tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd))
+		tc.Line = digestText(new(digest.Call), tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd)
 	}
 }
 
@@ -425,7 +425,7 @@ func (p *refParser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(new(digest.Call), tc.Name, pc.input, "", nil, false, false, p.t.Cwd))
+			tc.Line = digestText(new(digest.Call), tc.Name, pc.input, "", nil, false, false, p.t.Cwd)
 		}
 		if pc.observed {
 			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })

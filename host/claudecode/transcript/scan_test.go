@@ -19,6 +19,7 @@ import (
 
 	"bottle/internal/corpustest"
 	"bottle/internal/jsonscan"
+	"bottle/render/digest"
 )
 
 // The scanner must read every transcript exactly as the json.Unmarshal
@@ -161,7 +162,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 		t.Fatalf("%s: error %v, want %v", name, gerr, werr)
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s: transcripts differ (-want +got):\n%s", name, cmp.Diff(want, got))
+		t.Fatalf("%s: transcripts differ (-want +got):\n%s", name, cmp.Diff(want, got, lineCmp))
 	}
 	// A session looked for: the first id, one spelt with an escape in
 	// the cases, one that is absent.
@@ -173,7 +174,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 			t.Fatalf("%s: session %q: error %v, reference %v", name, session, gerr, werr)
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: session %q differs (-want +got):\n%s", name, session, cmp.Diff(want, got))
+			t.Fatalf("%s: session %q differs (-want +got):\n%s", name, session, cmp.Diff(want, got, lineCmp))
 		}
 	}
 	// First prompt only (list), and with tool calls captured (expand).
@@ -184,7 +185,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 		t.Fatalf("%s: first prompt: error %v, reference %v", name, gerr, werr)
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s: first prompt differs (-want +got):\n%s", name, cmp.Diff(want, got))
+		t.Fatalf("%s: first prompt differs (-want +got):\n%s", name, cmp.Diff(want, got, lineCmp))
 	}
 	wantCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
 	gotCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
@@ -194,7 +195,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 		t.Fatalf("%s: capture: error %v, reference %v", name, gerr, werr)
 	}
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotCap, wantCap) {
-		t.Fatalf("%s: capture differs (-want +got):\n%s\n%s", name, cmp.Diff(want, got), cmp.Diff(wantCap, gotCap))
+		t.Fatalf("%s: capture differs (-want +got):\n%s\n%s", name, cmp.Diff(want, got, lineCmp), cmp.Diff(wantCap, gotCap, lineCmp))
 	}
 	// The calls of some tools observed (search, working state): the same
 	// calls, in the same order, with the same inputs and results (all of
@@ -227,7 +228,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 			t.Fatalf("%s: observe: error %v, reference %v", name, gerr, werr)
 		}
 		if !reflect.DeepEqual(got, want) || !slices.Equal(gotSeen, wantSeen) {
-			t.Fatalf("%s: observed calls differ (-want +got):\n%s\n%s", name, cmp.Diff(want, got), cmp.Diff(wantSeen, gotSeen))
+			t.Fatalf("%s: observed calls differ (-want +got):\n%s\n%s", name, cmp.Diff(want, got, lineCmp), cmp.Diff(wantSeen, gotSeen, lineCmp))
 		}
 	}
 }
@@ -256,7 +257,7 @@ func TestScanMatchesReference(t *testing.T) {
 		want, _ := refRead(bytes.NewReader(data), nil)
 		got, err := Read(t.Context(), path, nil)
 		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s from a file: %v (-want +got):\n%s", name, err, cmp.Diff(want, got))
+			t.Fatalf("%s from a file: %v (-want +got):\n%s", name, err, cmp.Diff(want, got, lineCmp))
 		}
 	}
 	withScanSettings(8<<10, false, func() { checkSame(t, "generated, small chunks, portable masks", large["generated-2MB"]) })
@@ -364,3 +365,7 @@ func TestDepthLimit(t *testing.T) {
 		checkSame(t, fmt.Sprintf("depth %d", depth), []byte(line+"\n"+scanCases[0]+"\n"))
 	}
 }
+
+// lineCmp lets cmp.Diff show digest lines, whose forms are cached in
+// unexported fields.
+var lineCmp = cmp.AllowUnexported(digest.Line{})

@@ -27,147 +27,6 @@ import (
 // hostile 100 MB line costs no memory.
 const MaxLineBytes = 32 << 20
 
-// Diagnostics counts what the reader read and skipped. None of it is an
-// error. Every line read but a blank one is one of Entries, Malformed,
-// Oversized, UnknownTypes or the torn tail.
-type Diagnostics struct {
-	Lines int // lines read, including blank ones
-	// Entries counts the lines that are transcript entries: JSON objects of
-	// a known type, of the main thread or a sidechain, duplicates included
-	// (malformed ones are counted as Malformed only).
-	Entries      int
-	Malformed    int  // lines that are not a JSON object, and entries whose message cannot be decoded
-	Oversized    int  // lines longer than MaxLineBytes, skipped unread
-	UnknownTypes int  // JSON objects (or null) of a type the reader does not know
-	Duplicates   int  // entries dropped because their uuid was seen before
-	Sidechain    int  // subagent entries inside the main file
-	TornTail     bool // the last line lacked its newline and did not parse: a write in progress
-}
-
-// junkPerEntry is how many malformed lines per entry a transcript may hold:
-// a damaged transcript keeps most of its lines, a binary embedding an
-// example session (hookbin does) has thousands of lines per entry.
-const junkPerEntry = 10
-
-// IsTranscript reports whether the lines read are those of a Claude Code
-// transcript: at least one entry, and at most [junkPerEntry] malformed
-// lines per entry. Random bytes and binaries fail it, even those that
-// embed a few transcript lines.
-func (d Diagnostics) IsTranscript() bool {
-	return d.Entries > 0 && d.Malformed <= junkPerEntry*d.Entries
-}
-
-// String summarises the lines and entries read and the other counts that
-// are not zero.
-func (d Diagnostics) String() string {
-	s := fmt.Sprintf("%d lines, %d entries", d.Lines, d.Entries)
-	add := func(n int, what string) {
-		if n > 0 {
-			s += fmt.Sprintf(", %d %s", n, what)
-		}
-	}
-	add(d.Malformed, "malformed")
-	add(d.Oversized, "oversized")
-	add(d.UnknownTypes, "of unknown type")
-	add(d.Duplicates, "duplicate")
-	add(d.Sidechain, "sidechain")
-	if d.TornTail {
-		s += ", torn final line"
-	}
-	return s
-}
-
-// EventKind says what an [Event] of a transcript is.
-type EventKind int
-
-// Event kinds, in the order the classification of user entries tests them.
-const (
-	EvPrompt     EventKind = iota // a genuine user prompt: starts a turn
-	EvMidTurn                     // text the user typed while a tool ran
-	EvCommand                     // a slash command, Text = "/cmd args"
-	EvBash                        // bash-mode input, Text = the command
-	EvInterrupt                   // the user interrupted the assistant
-	EvTaskNote                    // a background task reported back; Text = its summary
-	EvCompaction                  // a compaction boundary; Text = trigger
-	EvAssistant                   // one assistant message; Blocks = its text blocks
-	EvTool                        // one tool call; Tool = index in Transcript.Tools
-	EvIDE                         // IDE context sent without words of the user's; IDE = what
-	EvAnswer                      // the user's answers to AskUserQuestion, Text = them (digest.Answers); Tool = the call
-)
-
-// Event is one rendered item of the main thread, in file order. Text is raw:
-// privacy stripping happens when it is rendered.
-type Event struct {
-	Kind   EventKind
-	Time   time.Time
-	Text   string
-	Blocks []string // EvAssistant: text blocks in order, duplicates dropped
-	Tool   int      // EvTool, EvAnswer: index into Transcript.Tools
-	Images int      // EvPrompt, EvMidTurn: pasted images
-	// From names who sent an EvPrompt or EvMidTurn when another party did
-	// ("Teammate team-lead", "Agent reviewer": the first of SenderWords and
-	// the sender's name); "" for the user's own words. An entry holding
-	// several such messages is one EvPrompt and an EvMidTurn per further
-	// message, all at its time. Raw, like Text.
-	From string
-	// IDE is what the IDE reported beside the user's words (EvPrompt), or
-	// alone (EvIDE): a file opened, lines selected.
-	IDE []IDEContext
-}
-
-// IDEContext is one report of the IDE's that Claude Code attaches to a
-// user message (an <ide_opened_file> or <ide_selection> block): which file
-// the user had open or which lines they selected, so that "the one here"
-// keeps its referent. Path is raw: strip it before use.
-type IDEContext struct {
-	Selected bool   // lines were selected (else a file was opened)
-	Path     string // the file, as the IDE names it (absolute)
-	Lines    string // "12-40" for a selection, when the IDE says
-}
-
-// ToolCall is one distinct tool_use of the main thread. Its ordinal N
-// (index+1) names it as [#tN]. Bulk (input, result) is not kept: Digest and
-// Pending are computed when the result arrives; expansion re-reads the file.
-type ToolCall struct {
-	ID        string
-	Name      string
-	Time      time.Time
-	HasResult bool
-	IsError   bool
-	Digest    string // "<Tool>: <salient> — <outcome>", already stripped
-	Pending   string // "<Tool> — <salient>", already stripped
-	// Detail is what Digest may add where the bottle has room (digest.Forms),
-	// already stripped; "" for most calls.
-	Detail string
-}
-
-func (tc *ToolCall) setForms(f digest.Forms) {
-	tc.Digest, tc.Pending, tc.Detail = f.Line, f.Pending, f.Detail
-}
-
-// Transcript is the main thread of a session transcript, reduced to what a
-// bottle shows.
-type Transcript struct {
-	SessionID string // first sessionId of a main-thread entry
-	// HasSession reports that a main-thread entry carries
-	// ReadOptions.Session.
-	HasSession  bool
-	Cwd         string // first cwd of a main-thread entry
-	Started     time.Time
-	Last        time.Time // the newest timestamp of a main-thread entry
-	Events      []Event
-	Tools       []ToolCall
-	Compactions int // compact boundaries and compact summaries seen
-	// Captured holds the tool calls kept in full, by index into Tools
-	// (ReadOptions.Capture); nil when none were asked for.
-	Captured map[int]*ToolDetail
-	// TextBytes and ToolBytes measure the conversation the bottle replaces:
-	// user and assistant text; tool_use input and tool_result content.
-	TextBytes, ToolBytes int
-	Prompts              int
-	Diag                 Diagnostics
-}
-
 // knownTypes are entry types the reader recognises; all but user, assistant
 // and system are skipped without comment.
 var knownTypes = map[string]bool{
@@ -185,67 +44,6 @@ var knownTypes = map[string]bool{
 	"api-request-resumed": true, "host-row": true, "content-replacement": true,
 	"data-flow-records": true, "data-flow-incomplete": true, "fork-context-ref": true,
 	"frame-link": true, "memory-mode": true, "artifact-comment-monitor": true,
-}
-
-// ToolDetail is one tool call in full, kept only when [ReadOptions.Capture]
-// asks for it. Input is the tool_use input as the transcript holds it (not
-// stripped); Result is the tool_result content flattened to text (not
-// stripped, not capped).
-type ToolDetail struct {
-	Name      string
-	Time      time.Time
-	Input     json.RawMessage
-	HasResult bool
-	Result    string
-	IsError   bool
-	// res is the result of a call handed to Observe, read by ResultStart.
-	res *toolResult
-}
-
-// ResultStart is the start of the call's result text: at least n bytes of
-// it, or all of it. For a call handed to Observe (and only during that
-// call) it decodes no more of the result than that when the result is
-// one string, most are: Observe's result decodes it whole.
-func (d *ToolDetail) ResultStart(n int) string {
-	r := d.res
-	if r == nil {
-		return d.Result
-	}
-	if !r.decoded {
-		if body, ok := r.body(); ok {
-			return jsonscan.DecodePrefix(body, n)
-		}
-		r.text, r.decoded = resultText(r.raw), true
-	}
-	return r.text
-}
-
-// ReadOptions says what a read keeps beyond the main thread's events. The
-// zero value (or nil) reads the whole transcript with digests.
-type ReadOptions struct {
-	// Capture keeps the tool calls whose indexes into Transcript.Tools are
-	// its keys in full: the reader fills each value.
-	Capture map[int]*ToolDetail
-	// CaptureTools picks the tool calls, by tool name, that Observe is
-	// handed (a search takes them all; the working state TodoWrite, the
-	// Task tools, ExitPlanMode, Bash and the edits).
-	CaptureTools func(name string) bool
-	// Observe takes each call CaptureTools accepts once, as its result
-	// arrives (in file order) or, for a call left without one, at the end
-	// of the read, with its index into Transcript.Tools; nothing of it is
-	// kept. d is the reader's own: d.Input is valid only during the call,
-	// and d.Result is left empty — result decodes it on demand (a result is
-	// decoded whole, and most are large and not wanted).
-	Observe func(i int, d *ToolDetail, result func() string)
-	// UntilFirstPrompt stops at the first genuine prompt (listings want
-	// only that).
-	UntilFirstPrompt bool
-	// NoDigests leaves ToolCall.Digest and ToolCall.Pending empty.
-	NoDigests bool
-	// Session, when set, is looked for among the session ids of the
-	// main-thread entries (Transcript.HasSession): a resumed session's
-	// file holds several, so the first one alone does not tell.
-	Session string
 }
 
 // Read reads the transcript at path. Anything but a regular file (a
@@ -827,7 +625,7 @@ func (pl *pipeline) fail(pc *panics.Catcher) {
 // parser applies scanned records in file order.
 type parser struct {
 	t       *Transcript
-	digests bool   // work out ToolCall.Digest and Pending
+	digests bool   // work out ToolCall.Line
 	session string // ReadOptions.Session
 	seen    map[[16]byte]struct{}
 	msgs    map[string]int // assistant message.id -> index of its event
@@ -1169,7 +967,7 @@ func (p *parser) result(r *toolResult, ts time.Time) {
 		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
 	}
 	if pc.observed {
-		p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError, res: r}
+		p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError, Head: r}
 		p.observe(i, &p.obsDetail, p.obsText)
 		p.obsDetail = ToolDetail{}
 	}
@@ -1178,14 +976,14 @@ func (p *parser) result(r *toolResult, ts time.Time) {
 		// and working directory.
 		p.t.ToolBytes += sp.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.setForms(sp.forms)
+		tc.Line = sp.line
 		return
 	}
 	if body, ok := r.body(); ok && r.measured && p.speculate {
 		// The digest reads the string still escaped.
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
-		tc.setForms(digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.persisted, r.isError, p.t.Cwd))
+		tc.Line = digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.persisted, r.isError, p.t.Cwd)
 		return
 	}
 	if !r.decoded {
@@ -1194,14 +992,14 @@ func (p *parser) result(r *toolResult, ts time.Time) {
 	p.t.ToolBytes += len(r.text)
 	tc.HasResult, tc.IsError = true, r.isError
 	if p.digests {
-		tc.setForms(digestText(&p.call, tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd))
+		tc.Line = digestText(&p.call, tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd)
 	}
 }
 
 // observedText is the result of the call being observed, decoded once;
 // "" for a call without one.
 func (p *parser) observedText() string {
-	r := p.obsDetail.res
+	r, _ := p.obsDetail.Head.(*toolResult)
 	if r == nil {
 		return ""
 	}
@@ -1219,7 +1017,7 @@ func (p *parser) finish() {
 			continue
 		}
 		if p.digests {
-			tc.setForms(digestText(&p.call, tc.Name, pc.input, "", nil, false, false, p.t.Cwd))
+			tc.Line = digestText(&p.call, tc.Name, pc.input, "", nil, false, false, p.t.Cwd)
 		}
 		if pc.observed {
 			p.obsDetail = ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}

@@ -309,7 +309,7 @@ func TestPersistedOutput(t *testing.T) {
 	}
 	var got []string
 	for _, tc := range tr.Tools {
-		got = append(got, tc.Digest)
+		got = append(got, tc.Line.Full())
 	}
 	want := []string{
 		`Grep: "x" — 3 matching lines in 2 files: a.go, sub/b.go`,
