@@ -1317,8 +1317,31 @@ func TestHostileSymlinkedDirs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(realBottles, sid+".md")); err != nil {
 		t.Errorf("failed archive lost the bottle: %v", err)
 	}
-	if e, _ := hooklog.Parse(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.HasPrefix(e.Outcome, "error: create archive dir") {
+	if e, _ := hooklog.Parse(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.HasPrefix(e.Outcome, "error: archive folder ") || !strings.Contains(e.Outcome, "is not a real folder") {
 		t.Errorf("failed archive logged %q", e.Outcome)
+	}
+	// The archive folder is a symlink to a folder outside: /clear neither
+	// moves the bottle there nor prunes an old archive-named file in it, and
+	// the log says why.
+	outside := filepath.Join(w.root, "outside-archive")
+	mustMkdir(t, outside)
+	oldVictim := filepath.Join(outside, "20200101T000000Z-"+sid+".md")
+	mustWrite(t, oldVictim, []byte("VICTIM"))
+	if err := os.Remove(filepath.Join(realBottles, "archive")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(realBottles, "archive")); err != nil {
+		t.Fatal(err)
+	}
+	w.hook(t, "session-end", payload(t, map[string]any{"session_id": sid, "reason": "clear"}))
+	if _, err := os.Stat(filepath.Join(realBottles, sid+".md")); err != nil {
+		t.Errorf("archive refused, but the bottle is gone: %v", err)
+	}
+	if got := listFiles(t, outside); len(got) != 1 || filepath.Base(got[0]) != filepath.Base(oldVictim) {
+		t.Errorf("/clear touched a symlinked archive folder's target: %q", got)
+	}
+	if e, _ := hooklog.Parse(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.Contains(e.Outcome, "is not a real folder (a symlink is not followed)") {
+		t.Errorf("symlinked archive logged %q", e.Outcome)
 	}
 	for _, f := range listFiles(t, realBottles) {
 		if strings.Contains(f, ".tmp-") {
