@@ -1,9 +1,7 @@
 package render
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +12,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/locate"
+	"bottle/privacy"
 
 	"bottle/claudemem"
 )
@@ -385,7 +384,7 @@ func formatObservation(o claudemem.Observation, loc *time.Location) string {
 	list := func(k string, vs []string) {
 		var kept []string
 		for _, v := range vs {
-			if v = strings.TrimSpace(clean(v)); v != "" {
+			if v = strings.TrimSpace(clean(privacy.StripValue(v))); v != "" {
 				kept = append(kept, v)
 			}
 		}
@@ -431,12 +430,14 @@ func formatTool(d *transcript.ToolDetail, loc *time.Location) string {
 	if !d.Time.IsZero() {
 		w.WriteString("time: " + d.Time.In(loc).Format(time.RFC3339) + "\n")
 	}
-	input := d.Input
-	var pretty bytes.Buffer
-	if json.Indent(&pretty, d.Input, "", "  ") == nil {
-		input = pretty.Bytes()
+	// The input's strings are stripped decoded, one by one: a tag written
+	// with JSON escapes is still a tag, and a block never spans the JSON
+	// between two strings.
+	input, err := privacy.JSON(d.Input, "  ", clean)
+	if err != nil {
+		input = clean(string(d.Input))
 	}
-	w.WriteString("input:\n" + capText(clean(string(input)), maxInputChars) + "\n")
+	w.WriteString("input:\n" + capText(input, maxInputChars) + "\n")
 	switch {
 	case !d.HasResult:
 		w.WriteString("result: none in the transcript (the call was interrupted or is still running)\n")

@@ -268,7 +268,7 @@ func storedRecords(s *claudemem.Session, prompts bool, emit func(Record)) {
 		add(o.Text)
 		for _, l := range [][]string{o.Facts, o.Concepts, o.FilesRead, o.FilesModified} {
 			for _, v := range l {
-				add(v)
+				add(privacy.StripValue(v))
 			}
 		}
 		if b.Len() == 0 {
