@@ -240,6 +240,9 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			}
 		}
 	}
+	for i := range out {
+		out[i].Text = privacy.Redact(out[i].Text)
+	}
 	return out, nil
 }
 

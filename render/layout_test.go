@@ -36,7 +36,7 @@ var moduleImports = map[string][]string{
 	"internal/claudesettings":    {"internal/atomicfile"},
 	"internal/corpustest":        {},
 	"internal/fidelity":          {"render", "host/claudecode/transcript"},
-	"internal/hooklog":           {},
+	"internal/hooklog":           {"privacy"},
 	"internal/gentranscript":     {},
 	"tools":                      {"render", "bottles", "claudemem", "locate", "privacy", "search"},
 	"hookbin":                    {"render", "bottles", "claudemem", "locate", "privacy", "search", "internal/claudesettings", "internal/hooklog"},

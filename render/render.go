@@ -12,6 +12,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/locate"
+	"bottle/privacy"
 
 	"github.com/sourcegraph/conc"
 
@@ -270,6 +271,9 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		budget = DefaultBudgetTokens
 	}
 	res.Markdown, res.Folded, res.OverBudget = fitBudget(b, o.Location, budget)
+	// Credentials are replaced in the finished bottle, one scan of what it
+	// shows: every message, digest and state line alike.
+	res.Markdown = privacy.RedactBytes(res.Markdown)
 	res.Notes = append(dbNotes, b.Notes...)
 	res.Tokens = EstimateTokens(len(res.Markdown))
 	res.Lines = bytes.Count(res.Markdown, []byte("\n"))

@@ -61,7 +61,10 @@ type Record struct {
 }
 
 func newRecord(r Record) Record {
-	r.Text = cleanText(r.Text)
+	// Redacted before it is indexed: a credential is neither shown in a
+	// snippet nor findable.
+	r.Text = cleanText(privacy.Redact(r.Text))
+	r.Label = privacy.Redact(r.Label)
 	r.low = Fold(r.Text)
 	return r
 }

@@ -5,7 +5,8 @@
 // It owns the format and the file: how a line is written, escaped, capped,
 // rotated and read back. It does not know where the log lives (callers pass
 // the path) and never reports to stdout or stderr, which belong to the hook's
-// answer and to Claude Code. It imports only the standard library.
+// answer and to Claude Code. It imports privacy, whose redactor every
+// outcome passes: an error may quote a line that holds a credential.
 package hooklog
 
 import (
@@ -19,6 +20,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"bottle/privacy"
 )
 
 // ErrNotRegular is returned by [Append] when the log's path holds a symlink,
@@ -80,7 +83,7 @@ func (e Entry) String() string {
 	if limit <= 0 {
 		limit = DefaultOutcomeLimit
 	}
-	b.WriteString(text(e.Outcome, limit))
+	b.WriteString(text(privacy.Redact(e.Outcome), limit))
 	return b.String()
 }
 
