@@ -91,9 +91,9 @@ func Archive(dir, id string, now time.Time, retention time.Duration) (string, er
 	if err != nil {
 		return "", err
 	}
-	archive := filepath.Join(dir, "archive")
-	if err := os.MkdirAll(archive, 0o700); err != nil {
-		return "", fmt.Errorf("create archive dir: %w", err)
+	archive, err := archiveDir(dir)
+	if err != nil {
+		return "", err
 	}
 	stamp := now.UTC().Format("20060102T150405Z")
 	dst := filepath.Join(archive, stamp+"-"+id+".md")
@@ -124,6 +124,9 @@ func Archive(dir, id string, now time.Time, retention time.Duration) (string, er
 // name) is older than retention.
 func Prune(dir string, now time.Time, retention time.Duration) error {
 	archive := filepath.Join(dir, "archive")
+	if err := CheckArchive(dir); err != nil {
+		return fmt.Errorf("prune archive: %w", err)
+	}
 	entries, err := os.ReadDir(archive)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -133,26 +136,82 @@ func Prune(dir string, now time.Time, retention time.Duration) error {
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		names = append(names, e.Name())
+		// Only regular files: a symlink named like an archive points outside.
+		if e.Type().IsRegular() {
+			names = append(names, e.Name())
+		}
 	}
 	sort.Strings(names)
 	var errs []error
 	for _, n := range names {
-		if len(n) < 17 || !strings.HasSuffix(n, ".md") {
+		t, ok := archivedAt(n)
+		if !ok || now.Sub(t) <= retention {
 			continue
 		}
-		t, err := time.Parse("20060102T150405Z", n[:16])
-		if err != nil {
+		path := filepath.Join(archive, n)
+		if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if now.Sub(t) > retention {
-			if err := os.Remove(filepath.Join(archive, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("prune archive: %w", errors.Join(errs...))
 	}
 	return nil
+}
+
+// ErrArchiveNotFolder is returned when <bottles>/archive exists but is not a
+// real folder: a symlink there would make /clear write, and pruning delete,
+// outside the bottles folder.
+var ErrArchiveNotFolder = errors.New("is not a real folder (a symlink is not followed); remove it and bottle creates the folder")
+
+// CheckArchive reports whether the archive folder of dir is usable: missing
+// (it is created when needed) or a real folder, not a symlink to one.
+func CheckArchive(dir string) error {
+	archive := filepath.Join(dir, "archive")
+	fi, err := os.Lstat(archive)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("archive folder: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("archive folder %s %w", archive, ErrArchiveNotFolder)
+	}
+	return nil
+}
+
+// archiveDir returns the archive folder of dir, creating it (0700) when
+// missing; it refuses one that is not a real folder.
+func archiveDir(dir string) (string, error) {
+	archive := filepath.Join(dir, "archive")
+	if err := CheckArchive(dir); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create archive dir: %w", err)
+	}
+	if err := os.Mkdir(archive, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", fmt.Errorf("create archive dir: %w", err)
+	}
+	// Checked again: something may have taken the name in between.
+	if err := CheckArchive(dir); err != nil {
+		return "", err
+	}
+	return archive, nil
+}
+
+// archivedAt reads the time out of a name Archive gives:
+// <yyyymmddThhmmssZ>-<session id>[-<n>].md. Any other name is not an
+// archive of bottle's, whatever its age.
+func archivedAt(name string) (time.Time, bool) {
+	id, ok := strings.CutSuffix(name, ".md")
+	if !ok || len(id) < 18 || id[16] != '-' || !ident.ValidSession(id[17:]) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("20060102T150405Z", id[:16])
+	return t, err == nil
 }

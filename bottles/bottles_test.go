@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +158,87 @@ func TestRelativeFolderRefused(t *testing.T) {
 		if _, err := Write(dir, "s1", []byte("x")); err == nil {
 			t.Errorf("Write(%q) succeeded", dir)
 		}
+	}
+}
+
+// TestArchiveSymlinkRefused: an archive folder that is a symlink is neither
+// written into nor pruned: /clear fails with ErrArchiveNotFolder (the hook
+// logs it), the bottle stays, and an old archive-named file in the target
+// survives.
+func TestArchiveSymlinkRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	dir := t.TempDir()
+	outside := t.TempDir()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	victim := filepath.Join(outside, "20250101T000000Z-victim.md")
+	writeFile(t, victim, "not bottle's")
+	if err := os.Symlink(outside, filepath.Join(dir, "archive")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(dir, "s1", []byte("bottle")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Archive(dir, "s1", now, 0); !errors.Is(err, ErrArchiveNotFolder) {
+		t.Errorf("Archive into a symlinked folder: err %v, want ErrArchiveNotFolder", err)
+	}
+	if err := Prune(dir, now, Retention); !errors.Is(err, ErrArchiveNotFolder) {
+		t.Errorf("Prune of a symlinked folder: err %v, want ErrArchiveNotFolder", err)
+	}
+	if err := CheckArchive(dir); !errors.Is(err, ErrArchiveNotFolder) {
+		t.Errorf("CheckArchive: err %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "s1.md")); err != nil || string(b) != "bottle" {
+		t.Errorf("the bottle moved: %q, %v", b, err)
+	}
+	entries, _ := os.ReadDir(outside)
+	if len(entries) != 1 || entries[0].Name() != filepath.Base(victim) {
+		t.Errorf("the symlink's target changed: %v", entries)
+	}
+}
+
+// TestPruneOnlyItsOwnFiles: pruning removes regular files named like an
+// archive and nothing else: not a symlink named like one (nor its target),
+// not a folder, not a file whose name only starts like one.
+func TestPruneOnlyItsOwnFiles(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	dir := t.TempDir()
+	archive := filepath.Join(dir, "archive")
+	if err := os.Mkdir(archive, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "target.md")
+	writeFile(t, outside, "outside")
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	old := "20250101T000000Z-"
+	writeFile(t, filepath.Join(archive, old+"s1.md"), "x")
+	writeFile(t, filepath.Join(archive, old+"s1-2.md"), "x")
+	writeFile(t, filepath.Join(archive, old+".md"), "x")
+	writeFile(t, filepath.Join(archive, old+"a b.md"), "x")
+	writeFile(t, filepath.Join(archive, "20250101T000000Zx.md"), "x")
+	if err := os.Symlink(outside, filepath.Join(archive, old+"link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(archive, old+"folder.md"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := Prune(dir, now, Retention); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	entries, _ := os.ReadDir(archive)
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	want := []string{old + ".md", old + "a b.md", old + "folder.md", old + "link.md", "20250101T000000Zx.md"}
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("after pruning the archive holds\n%q\nwant\n%q", got, want)
+	}
+	if b, err := os.ReadFile(outside); err != nil || string(b) != "outside" {
+		t.Errorf("the symlink's target changed: %q, %v", b, err)
 	}
 }

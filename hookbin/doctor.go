@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"bottle/bottles"
 	"bottle/claudemem"
 	"bottle/internal/claudesettings"
 	"bottle/internal/hooklog"
@@ -234,8 +235,11 @@ func checkBottles(env locate.Env) []checkLine {
 	if probe != dir {
 		return []checkLine{{statusOK, fmt.Sprintf("bottles dir: %s (not created yet; the first hook run creates it in %s, which is writable)", dir, probe), ""}}
 	}
-	bottles, _ := filepath.Glob(filepath.Join(dir, "*.md"))
-	out := []checkLine{{statusOK, fmt.Sprintf("bottles dir: %s (writable, %s)", dir, plural(len(bottles), "bottle")), ""}}
+	written, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	out := []checkLine{{statusOK, fmt.Sprintf("bottles dir: %s (writable, %s)", dir, plural(len(written), "bottle")), ""}}
+	if err := bottles.CheckArchive(dir); err != nil {
+		out = append(out, checkLine{statusFail, "bottles dir: " + oneLineErr(err), "/clear cannot archive a bottle until it is a real folder"})
+	}
 	if fi, err := os.Stat(dir); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
 		out = append(out, checkLine{statusWarn, fmt.Sprintf("bottles dir: %s is open to other users (mode %04o)", dir, fi.Mode().Perm()),
 			"bottles hold verbatim conversations: chmod 700 " + dir})

@@ -305,6 +305,17 @@ func TestDoctorProblems(t *testing.T) {
 			},
 			want: []string{"! bottles dir: ", "open to other users (mode 0755)", "chmod 700"},
 		},
+		{
+			name: "ArchiveIsSymlink",
+			setup: func(t *testing.T, w *doctorWorld) {
+				os.MkdirAll(w.bottlesDir(), 0o700)
+				if err := os.Symlink(t.TempDir(), filepath.Join(w.bottlesDir(), "archive")); err != nil {
+					t.Skip(err)
+				}
+			},
+			want:     []string{"✗ bottles dir: archive folder ", "is not a real folder (a symlink is not followed)"},
+			wantFail: true,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -381,7 +381,7 @@ func stalePointer(ctx context.Context, h hookEnv, p hookPayload, transcript stri
 // logText is an error as an ok outcome quotes it: private blocks stripped
 // (a path or a line of the transcript may hold one).
 func logText(err error) string {
-	return privacy.Strip(err.Error())
+	return privacy.Redact(privacy.Strip(err.Error()))
 }
 
 // pointerRestored reports whether the transcript at path holds, after its
@@ -399,7 +399,7 @@ func sessionStartAnswer(additionalContext string) ([]byte, error) {
 		HookEventName     string `json:"hookEventName"`
 		AdditionalContext string `json:"additionalContext"`
 	}
-	return hookio.EncodeAnswer(specific{HookEventName: "SessionStart", AdditionalContext: additionalContext})
+	return hookio.EncodeAnswer(specific{HookEventName: "SessionStart", AdditionalContext: privacy.Redact(additionalContext)})
 }
 
 // stopRender re-renders the bottle after a turn: a live session diary.

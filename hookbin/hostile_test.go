@@ -1319,8 +1319,31 @@ func TestHostileSymlinkedDirs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(realBottles, sid+".md")); err != nil {
 		t.Errorf("failed archive lost the bottle: %v", err)
 	}
-	if e, _ := hooklog.Parse(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.HasPrefix(e.Outcome, "error: create archive dir") {
+	if e, _ := hooklog.Parse(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.HasPrefix(e.Outcome, "error: archive folder ") || !strings.Contains(e.Outcome, "is not a real folder") {
 		t.Errorf("failed archive logged %q", e.Outcome)
+	}
+	// The archive folder is a symlink to a folder outside: /clear neither
+	// moves the bottle there nor prunes an old archive-named file in it, and
+	// the log says why.
+	outside := filepath.Join(w.root, "outside-archive")
+	mustMkdir(t, outside)
+	oldVictim := filepath.Join(outside, "20200101T000000Z-"+sid+".md")
+	mustWrite(t, oldVictim, []byte("VICTIM"))
+	if err := os.Remove(filepath.Join(realBottles, "archive")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(realBottles, "archive")); err != nil {
+		t.Fatal(err)
+	}
+	w.hook(t, "session-end", payload(t, map[string]any{"session_id": sid, "reason": "clear"}))
+	if _, err := os.Stat(filepath.Join(realBottles, sid+".md")); err != nil {
+		t.Errorf("archive refused, but the bottle is gone: %v", err)
+	}
+	if got := listFiles(t, outside); len(got) != 1 || filepath.Base(got[0]) != filepath.Base(oldVictim) {
+		t.Errorf("/clear touched a symlinked archive folder's target: %q", got)
+	}
+	if e, _ := hooklog.Parse(checkLog(t, w)[len(checkLog(t, w))-1]); !strings.Contains(e.Outcome, "is not a real folder (a symlink is not followed)") {
+		t.Errorf("symlinked archive logged %q", e.Outcome)
 	}
 	for _, f := range listFiles(t, realBottles) {
 		if strings.Contains(f, ".tmp-") {
@@ -1605,10 +1628,13 @@ func FuzzHostileSession(f *testing.F) {
 		task := "<task-notification><summary>" + text + "</summary></task-notification>"
 		// The user's answers to the model's questions, the text in each.
 		answered := `User has answered your questions: "Q?"="` + text + `", "R?"="` + text + `". You can now continue.`
+		// The block interleaved with a machine-context block that opens
+		// before it and closes inside it.
+		inter := "<system-reminder>r " + strings.Replace(text, "<private>", "<private>a</system-reminder> ", 1)
 		// The secret must be private by the stripper's own reading of each
 		// message (FuzzStrip and FuzzStripSecret fuzz that reading); what is
 		// fuzzed here is that every path to an output strips whole messages.
-		for _, m := range []string{text, cmd, task, answered} {
+		for _, m := range []string{text, cmd, task, answered, inter} {
 			if strings.Contains(privacy.Strip(m), "SECRET") {
 				t.Skip("the secret is outside every private block")
 			}
@@ -1631,8 +1657,23 @@ func FuzzHostileSession(f *testing.F) {
 		b.WriteString(jl(t, entry(sid, "user", "f-3b", "10:02:40", userMsg([]any{
 			map[string]any{"type": "tool_result", "tool_use_id": "toolu_2", "content": answered},
 		}))))
+		// A call written by an HTML-safe encoder: every '<' is \u003c.
+		for _, v := range []map[string]any{
+			entry(sid, "assistant", "f-3c", "10:02:50", asstMsg("m3",
+				map[string]any{"type": "tool_use", "id": "toolu_3", "name": "Bash", "input": map[string]any{"command": text, "description": inter, inter: 1}})),
+			entry(sid, "user", "f-3d", "10:02:55", userMsg([]any{
+				map[string]any{"type": "tool_result", "tool_use_id": "toolu_3", "content": inter},
+			})),
+		} {
+			line, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(append(line, '\n'))
+		}
 		b.WriteString(promptLine(t, sid, "f-4", cmd))
 		b.WriteString(promptLine(t, sid, "f-5", task))
+		b.WriteString(promptLine(t, sid, "f-5a", inter))
 		b.WriteString(promptLine(t, sid, "f-6", "second "+text))
 		b.WriteString(replyLine(t, sid, "f-7", text))
 		tp := filepath.Join(dir, sid+".jsonl")
@@ -1655,7 +1696,7 @@ func FuzzHostileSession(f *testing.F) {
 		if strings.Contains(ptr, "SECRET") {
 			t.Fatalf("pointer leaks the secret of %q:\n%s", text, ptr)
 		}
-		exps, err := render.Expand(context.Background(), render.ExpandOptions{SessionID: o.SessionID, TranscriptPath: o.TranscriptPath, Location: o.Location}, []string{"t1", "t2", "u1", "a1", "u2", "a2"})
+		exps, err := render.Expand(context.Background(), render.ExpandOptions{SessionID: o.SessionID, TranscriptPath: o.TranscriptPath, Location: o.Location}, []string{"t1", "t2", "t3", "u1", "a1", "u2", "a2", "u5"})
 		if err != nil {
 			t.Fatalf("Expand: %v", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"bottle/locate"
+	"bottle/privacy"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -119,7 +120,7 @@ func exitCode(err error, stderr io.Writer) int {
 		code, msg = ex.code, ex.msg
 	}
 	if msg != "" {
-		fmt.Fprintln(stderr, "hookbin: "+strings.Join(strings.Fields(msg), " "))
+		fmt.Fprintln(stderr, "hookbin: "+strings.Join(strings.Fields(privacy.Redact(msg)), " "))
 	}
 	return code
 }

@@ -213,10 +213,10 @@ func headOf(ctx context.Context, path string) Head {
 			if s == "" {
 				s = "(private)"
 			}
-			return Head{FirstPrompt: s, Cwd: privacy.Strip(t.Cwd), Last: last}
+			return Head{FirstPrompt: s, Cwd: privacy.Redact(privacy.Strip(t.Cwd)), Last: last}
 		}
 	}
-	return Head{Empty: len(t.Tools) == 0, Cwd: privacy.Strip(t.Cwd), Last: last}
+	return Head{Empty: len(t.Tools) == 0, Cwd: privacy.Redact(privacy.Strip(t.Cwd)), Last: last}
 }
 
 // plural is n and what, with an s unless n is 1: "1 file", "2 files".
@@ -230,7 +230,7 @@ func plural(n int, what string) string {
 // shownLine is s as a listing shows it: private blocks removed, invalid
 // UTF-8 and NUL bytes replaced, white space collapsed, cut to max runes.
 func shownLine(s string, max int) string {
-	s = privacy.Strip(s)
+	s = privacy.Redact(privacy.Strip(s))
 	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= max {

@@ -36,9 +36,14 @@ const maxPasses = 4
 // block can join its neighbours into a new tag, so Strip repeats until nothing
 // changes; if a private tag still opens after maxPasses, everything from it on
 // is removed (fail closed).
+//
+// Private blocks are removed in a pass of their own before the other tags:
+// a machine-context block must not take a <private> opening with it and
+// leave what follows the private block's close as plain text ("<system-
+// reminder>x <private>a</system-reminder> SECRET</private>").
 func Strip(s string) string {
 	for pass := 0; ; pass++ {
-		out := stripOnce(s)
+		out := stripOnce(stripOnce(s, true), false)
 		if out == s || !Contains(out) {
 			return out
 		}
@@ -63,7 +68,9 @@ func cutAtPrivate(s string) string {
 	}
 }
 
-func stripOnce(s string) string {
+// stripOnce removes the tagged blocks of s in one left-to-right scan; with
+// privateOnly, only private blocks.
+func stripOnce(s string, privateOnly bool) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
@@ -77,7 +84,7 @@ func stripOnce(s string) string {
 		}
 		i += j
 		name, openEnd := openTag(s, i)
-		if name == "" {
+		if name == "" || privateOnly && name != "private" {
 			i++
 			continue
 		}

@@ -33,6 +33,10 @@ func TestStrip(t *testing.T) {
 		{"JoinedByRemoval", "<pri<private>x</private>vate>SECRET</private> ok", " ok"},
 		{"JoinedManyTimes", "<pr<pr<pr<pr<private>x</private>ivate>a</private>ivate>b</private>ivate>c</private>ivate>SECRET", ""},
 		{"Multiline", "line1\n<private>\nsecret\n</private>\nline2", "line1\n\nline2"},
+		{"InterleavedReminderFirst", "note <system-reminder>x <private>begin</system-reminder> SECRET</private> visible", "note <system-reminder>x  visible"},
+		{"InterleavedPrivateFirst", "a <private>p <system-reminder>r</private> SECRET b</system-reminder> c", "a  SECRET b</system-reminder> c"},
+		{"InterleavedUnclosedInside", "a <claude-mem-context>x <private>SECRET</claude-mem-context> more", "a <claude-mem-context>x "},
+		{"InterleavedEveryTag", "<persisted-output><private>1</persisted-output>SECRET</private><system_instruction>i</system_instruction>ok", "<persisted-output>ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,36 @@
 package privacy
 
-import "strings"
+import (
+	"os"
+	"strings"
+	"unsafe"
+)
+
+// RedactEnv is the environment variable that turns redaction off when set
+// to "0", for a user who wants the raw record: [Redact], [RedactAssignments]
+// and [RedactBytes] then return their input. [Find] is not affected.
+const RedactEnv = "BOTTLE_REDACT"
+
+// redactOff is read once: every output of a process is redacted, or none.
+var redactOff = os.Getenv(RedactEnv) == "0"
+
+// Redacting reports whether Redact replaces credentials in this process
+// (RedactEnv is not "0").
+func Redacting() bool { return !redactOff }
+
+// RedactBytes is [Redact] of a byte slice; it returns b itself when nothing
+// matches.
+func RedactBytes(b []byte) []byte {
+	if redactOff || len(b) == 0 {
+		return b
+	}
+	// Read in place: b is not changed while next scans it.
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	if _, ok := next(s, 0, false); !ok {
+		return b
+	}
+	return []byte(redact(s, false))
+}
 
 // Redact returns s with every well-known credential shape replaced by
 // "[redacted: <kind>]", and the password of a URL's userinfo by "[redacted]"
@@ -67,6 +97,9 @@ func Find(s string, assignments bool) []Match {
 }
 
 func redact(s string, assignments bool) string {
+	if redactOff {
+		return s
+	}
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); {

@@ -1,9 +1,7 @@
 package render
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/privacy"
 	"bottle/session"
 
 	"bottle/claudemem"
@@ -180,6 +179,9 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 			}
 		}
 	}
+	for i := range out {
+		out[i].Text = privacy.Redact(out[i].Text)
+	}
 	return out, nil
 }
 
@@ -338,7 +340,7 @@ func formatObservation(o claudemem.Observation, loc *time.Location) string {
 	list := func(k string, vs []string) {
 		var kept []string
 		for _, v := range vs {
-			if v = strings.TrimSpace(clean(v)); v != "" {
+			if v = strings.TrimSpace(clean(privacy.StripValue(v))); v != "" {
 				kept = append(kept, v)
 			}
 		}
@@ -384,12 +386,14 @@ func formatTool(d *session.ToolDetail, loc *time.Location) string {
 	if !d.Time.IsZero() {
 		w.WriteString("time: " + d.Time.In(loc).Format(time.RFC3339) + "\n")
 	}
-	input := d.Input
-	var pretty bytes.Buffer
-	if json.Indent(&pretty, d.Input, "", "  ") == nil {
-		input = pretty.Bytes()
+	// The input's strings are stripped decoded, one by one: a tag written
+	// with JSON escapes is still a tag, and a block never spans the JSON
+	// between two strings.
+	input, err := privacy.JSON(d.Input, "  ", clean)
+	if err != nil {
+		input = clean(string(d.Input))
 	}
-	w.WriteString("input:\n" + capText(clean(string(input)), maxInputChars) + "\n")
+	w.WriteString("input:\n" + capText(input, maxInputChars) + "\n")
 	switch {
 	case !d.HasResult:
 		w.WriteString("result: none in the transcript (the call was interrupted or is still running)\n")

@@ -44,7 +44,7 @@ var moduleImports = map[string][]string{
 	"internal/claudesettings":    {"internal/atomicfile"},
 	"internal/corpustest":        {},
 	"internal/fidelity":          {"render", "host/claudecode/transcript", "session"},
-	"internal/hooklog":           {},
+	"internal/hooklog":           {"privacy"},
 	"internal/gentranscript":     {},
 	"tools":                      {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search"},
 	"hookbin":                    {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search", "internal/claudesettings", "internal/hooklog", "internal/hookio", "internal/permit"},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/privacy"
 	"bottle/session"
 
 	"github.com/sourcegraph/conc"
@@ -279,6 +280,9 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 		budget = DefaultBudgetTokens
 	}
 	res.Markdown, res.Folded, res.OverBudget = fitBudget(b, o.Location, budget)
+	// Credentials are replaced in the finished bottle, one scan of what it
+	// shows: every message, digest and state line alike.
+	res.Markdown = privacy.RedactBytes(res.Markdown)
 	res.Notes = append(dbNotes, b.Notes...)
 	res.Tokens = EstimateTokens(len(res.Markdown))
 	res.Lines = bytes.Count(res.Markdown, []byte("\n"))

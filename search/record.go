@@ -62,7 +62,10 @@ type Record struct {
 }
 
 func newRecord(r Record) Record {
-	r.Text = cleanText(r.Text)
+	// Redacted before it is indexed: a credential is neither shown in a
+	// snippet nor findable.
+	r.Text = cleanText(privacy.Redact(r.Text))
+	r.Label = privacy.Redact(r.Label)
 	r.low = Fold(r.Text)
 	return r
 }
@@ -271,7 +274,7 @@ func storedRecords(s *claudemem.Session, prompts bool, emit func(Record)) {
 		add(o.Text)
 		for _, l := range [][]string{o.Facts, o.Concepts, o.FilesRead, o.FilesModified} {
 			for _, v := range l {
-				add(v)
+				add(privacy.StripValue(v))
 			}
 		}
 		if b.Len() == 0 {

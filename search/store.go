@@ -1,6 +1,8 @@
 package search
 
 import (
+	"bottle/privacy"
+
 	"context"
 	"database/sql"
 	"errors"
@@ -15,9 +17,10 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// storeFormat names the layout of a store's tables; a file without it is
-// not ours (or an older layout) and is set aside.
-const storeFormat = "bottle search index 3"
+// storeFormat names the layout of a store's tables and whether its text is
+// redacted; a file without it is not ours (or an older layout, or one
+// written with redaction switched the other way) and is set aside.
+var storeFormat = "bottle search index 4" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
 
 // The store is a cache: it is written without fsync (synchronous=OFF), and
 // a file a crash left corrupt is set aside and rebuilt.

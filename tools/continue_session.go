@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/ident"
+	"bottle/privacy"
 )
 
 const continueSessionDesc = "Picks up a past Claude Code session in this fresh conversation: renders the session's bottle " +
@@ -45,6 +46,6 @@ func ContinueSession(d Deps) (mcp.Prompt, server.PromptHandlerFunc) {
 		ptr := res.PointerFor(path, d.now(), true, d.names())
 
 		return mcp.NewGetPromptResult(fmt.Sprintf("Continue session %s from its bottle", res.SessionID),
-			[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(ptr))}), nil
+			[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(privacy.Redact(ptr)))}), nil
 	}
 }

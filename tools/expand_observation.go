@@ -303,7 +303,7 @@ func formatObservation(o claudemem.Observation, d Deps) string {
 	list := func(name string, items []string, bullets bool) {
 		var kept []string
 		for _, it := range items {
-			if it = clean(it); it != "" {
+			if it = clean(privacy.StripValue(it)); it != "" {
 				kept = append(kept, oneLine(it))
 			}
 		}

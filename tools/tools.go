@@ -21,12 +21,14 @@
 package tools
 
 import (
+	"context"
 	_ "embed"
 	"strings"
 	"time"
 
 	"bottle/locate"
 	"bottle/pointer"
+	"bottle/privacy"
 	"bottle/search"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -99,7 +101,28 @@ func All(d Deps) []server.ServerTool {
 }
 
 func serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
-	return server.ServerTool{Tool: t, Handler: h}
+	return server.ServerTool{Tool: t, Handler: redacted(h)}
+}
+
+// redacted is h with the credentials in its result's text replaced
+// (privacy.Redact): the one place every tool's answer passes, whatever
+// source its text came from.
+func redacted(h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := h(ctx, req)
+		if res != nil {
+			for i, c := range res.Content {
+				switch c := c.(type) {
+				case mcp.TextContent:
+					c.Text = privacy.Redact(c.Text)
+					res.Content[i] = c
+				case *mcp.TextContent:
+					c.Text = privacy.Redact(c.Text)
+				}
+			}
+		}
+		return res, err
+	}
 }
 
 // ServerInstructions are [Instructions] with a last line that names the

@@ -5,7 +5,8 @@
 // It owns the format and the file: how a line is written, escaped, capped,
 // rotated and read back. It does not know where the log lives (callers pass
 // the path) and never reports to stdout or stderr, which belong to the hook's
-// answer and to Claude Code. It imports only the standard library.
+// answer and to Claude Code. It imports privacy, whose redactor every
+// outcome passes: an error may quote a line that holds a credential.
 package hooklog
 
 import (
@@ -19,7 +20,13 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"bottle/privacy"
 )
+
+// ErrNotRegular is returned by [Append] when the log's path holds a symlink,
+// a folder or anything else than a regular file.
+var ErrNotRegular = errors.New("not a regular file (a symlink is not followed)")
 
 // MaxSize is the size past which the log is rotated: the file moves to
 // <path>.1 (replacing the previous one) and a new file starts.
@@ -76,7 +83,7 @@ func (e Entry) String() string {
 	if limit <= 0 {
 		limit = DefaultOutcomeLimit
 	}
-	b.WriteString(text(e.Outcome, limit))
+	b.WriteString(text(privacy.Redact(e.Outcome), limit))
 	return b.String()
 }
 
@@ -132,13 +139,25 @@ func Append(path string, e Entry) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("log %s: %w", path, err)
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxSize {
-		// A failed rotation still logs: a long log beats a lost line.
-		_ = os.Rename(path, path+".1")
+	// The log is bottle's own file: a symlink or anything but a regular file
+	// in its place would make the hooks write, or rotate, outside bottle's
+	// folders, so it is refused, and the open does not follow one either.
+	if fi, err := os.Lstat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("log %s: %w", path, ErrNotRegular)
+		}
+		if fi.Size() > MaxSize {
+			// A failed rotation still logs: a long log beats a lost line.
+			_ = os.Rename(path, path+".1")
+		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("log %s: %w", path, err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("log %s: %w", path, ErrNotRegular)
 	}
 	// One write per line: appends of concurrent hooks do not interleave.
 	_, err = f.WriteString(e.String() + "\n")
@@ -211,7 +230,7 @@ func unfield(s string) string {
 // Last returns the last line of the log at path, without its newline (""
 // when the file is empty). Only the file's tail is read.
 func Last(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return "", err
 	}
@@ -219,6 +238,9 @@ func Last(path string) (string, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("log %s: %w", path, ErrNotRegular)
 	}
 	const tail = 8 << 10
 	off := max(fi.Size()-tail, 0)

@@ -1,10 +1,13 @@
 package hooklog
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,5 +207,59 @@ func TestLast(t *testing.T) {
 	}
 	if got, err := Last(path); got != "" || err != nil {
 		t.Errorf("empty log: %q, %v", got, err)
+	}
+}
+
+// TestAppendRefusesSymlink: a log that is a symlink (to a file, to a big file
+// that would rotate, to nothing yet) is neither followed, nor rotated, nor
+// replaced: the target outside bottle's folders stays as it was.
+func TestAppendRefusesSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	big := strings.Repeat("target line\n", MaxSize/12+2)
+	tests := []struct {
+		name   string
+		target string // content of the symlink's target; "" = no target
+	}{
+		{"ToFile", "target line\n"},
+		{"ToBigFile", big},
+		{"Dangling", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			outside := filepath.Join(t.TempDir(), "elsewhere")
+			if tt.target != "" {
+				if err := os.WriteFile(outside, []byte(tt.target), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			dir := t.TempDir()
+			path := filepath.Join(dir, "bottle.log")
+			if err := os.Symlink(outside, path); err != nil {
+				t.Fatal(err)
+			}
+			err := Append(path, Entry{Hook: "stop", Outcome: "ok"})
+			if !errors.Is(err, ErrNotRegular) {
+				t.Errorf("Append through a symlink: err %v, want ErrNotRegular", err)
+			}
+			got, rerr := os.ReadFile(outside)
+			if tt.target == "" {
+				if !errors.Is(rerr, fs.ErrNotExist) {
+					t.Errorf("the dangling symlink's target was created")
+				}
+			} else if string(got) != tt.target {
+				t.Errorf("the symlink's target changed: %d bytes, want %d", len(got), len(tt.target))
+			}
+			if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+				t.Errorf("the symlink was moved or replaced: %v", err)
+			}
+			if _, err := os.Lstat(path + ".1"); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a symlinked log was rotated")
+			}
+			if _, err := Last(path); !errors.Is(err, ErrNotRegular) && !errors.Is(err, syscall.ELOOP) {
+				t.Errorf("Last through a symlink: err %v", err)
+			}
+		})
 	}
 }

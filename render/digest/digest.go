@@ -418,7 +418,8 @@ func errorLine(line string) string {
 	if i := strings.Index(line, `\n`); i > 0 {
 		line = line[:i]
 	}
-	return bound(flatten(line), errorMax)
+	// A failed command's line may print the token it was given.
+	return bound(flatten(privacy.RedactAssignments(line)), errorMax)
 }
 
 // failureWords mark the line of a command's output that reports its
@@ -595,14 +596,19 @@ func clean(s string, max int) string {
 	s = privacy.Strip(s)
 	// Cut before flattening so a huge field costs one strip, not a copy.
 	if lim := 4*max + 16; len(s) > lim {
-		s = flatten(prefix(s, lim))
+		// Redacted before the cut: a key cut in two is no longer found.
+		s = flatten(prefix(privacy.RedactAssignments(prefix(s, lim+keyMargin)), lim))
 		if runeLen(s) < max {
 			return s + "…"
 		}
 		return bound(s, max)
 	}
-	return bound(flatten(s), max)
+	return bound(flatten(privacy.RedactAssignments(s)), max)
 }
+
+// keyMargin is how far past a cut clean reads for a credential that the
+// cut would halve: more than the longest key shape but a private key.
+const keyMargin = 256
 
 // flatten turns s into one line of valid UTF-8: every run of spaces and
 // control characters (newlines included) becomes one space, invalid bytes

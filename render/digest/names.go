@@ -275,9 +275,17 @@ func (l *nameList) readLines(text, other string) (moved []string) {
 // first changed lines say what it is about.
 const namesLines = 64
 
-// read adds the names of text, in order, until the list is full.
+// read adds the names of text, in order, until the list is full. A string
+// literal's contents are not names (a key, a password, a message), and
+// neither is what a secret's name is assigned nor a word shaped like a
+// credential.
 func (l *nameList) read(text string) {
+	text = privacy.RedactAssignments(text)
 	for i := 0; i < len(text) && !l.full; {
+		if q := text[i]; q == '"' || q == '\'' && (i == 0 || !nameByte(text[i-1])) {
+			i = literalEnd(text, i)
+			continue
+		}
 		if !nameByte(text[i]) {
 			i++
 			continue
@@ -286,11 +294,30 @@ func (l *nameList) read(text string) {
 		for j < len(text) && (nameByte(text[j]) || text[j] == '.' && j+1 < len(text) && nameByte(text[j+1])) {
 			j++
 		}
-		if n := strings.Trim(text[i:j], "_"); len(n) >= 4 && len(n) <= 48 && (n[0] < '0' || n[0] > '9') && codeLike(n) {
+		if n := strings.Trim(text[i:j], "_"); len(n) >= 4 && len(n) <= 48 && (n[0] < '0' || n[0] > '9') && codeLike(n) &&
+			privacy.Redact(text[i:j]) == text[i:j] {
 			l.add(n)
 		}
 		i = j
 	}
+}
+
+// literalEnd is the index past the string literal that opens at text[i]
+// with a quote: past its closing quote (a backslash escapes), or the end of
+// its line when it does not close there.
+func literalEnd(text string, i int) int {
+	q := text[i]
+	for j := i + 1; j < len(text); j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1
+		case '\n':
+			return j
+		}
+	}
+	return len(text)
 }
 
 // add lists n, unless the list holds it already; a qualified name
