@@ -57,9 +57,9 @@ var hookDeadline = map[string]time.Duration{
 }
 
 // binaries are the freshly built product binaries.
-type binaries struct{ hookbin, mcpserver string }
+type binaries struct{ hookbin, mcpserver, pretooluse string }
 
-// buildBinaries builds hookbin and mcpserver from this module into a temp
+// buildBinaries builds hookbin, mcpserver and pretooluse from this module into a temp
 // dir, with the race detector when the test itself has it.
 func buildBinaries(t *testing.T) binaries {
 	t.Helper()
@@ -72,15 +72,15 @@ func buildBinaries(t *testing.T) binaries {
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	args = append(args, "bottle/hookbin", "bottle/mcpserver")
+	args = append(args, "bottle/hookbin", "bottle/mcpserver", "bottle/pretooluse")
 	start := time.Now()
 	cmd := exec.CommandContext(t.Context(), goBin, args...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	t.Logf("built hookbin and mcpserver (race=%v) in %.1fs", raceEnabled, time.Since(start).Seconds())
-	return binaries{hookbin: filepath.Join(dir, "hookbin"), mcpserver: filepath.Join(dir, "mcpserver")}
+	t.Logf("built hookbin, mcpserver and pretooluse (race=%v) in %.1fs", raceEnabled, time.Since(start).Seconds())
+	return binaries{hookbin: filepath.Join(dir, "hookbin"), mcpserver: filepath.Join(dir, "mcpserver"), pretooluse: filepath.Join(dir, "pretooluse")}
 }
 
 // claudeVersion is "2.1.332" for "2.1.332 (Claude Code)".

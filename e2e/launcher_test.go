@@ -53,7 +53,7 @@ func TestLauncher(t *testing.T) {
 	} {
 		stdout, stderr, code := run("{}", tt.args...)
 		if code != tt.code || stdout != "" || strings.Count(stderr, "\n") != 1 ||
-			!strings.Contains(stderr, "go build -trimpath -o plugin/libexec/"+runtime.GOOS+"-"+runtime.GOARCH+"/ ./hookbin ./mcpserver") {
+			!strings.Contains(stderr, "go build -trimpath -o plugin/libexec/"+runtime.GOOS+"-"+runtime.GOARCH+"/ ./hookbin ./mcpserver ./pretooluse") {
 			t.Errorf("no binary, %q: exit %d (want %d), stdout %q, stderr %q", tt.args, code, tt.code, stdout, stderr)
 		}
 	}
@@ -81,6 +81,24 @@ func TestLauncher(t *testing.T) {
 	stdout, stderr, code = run("payload", "mcpserver", "x")
 	if want := "mcpserver 1 [x] []\npayload"; stdout != want || stderr != "" || code != 3 {
 		t.Errorf("mcpserver: stdout %q (want %q), stderr %q, exit %d (want 3)", stdout, want, stderr, code)
+	}
+
+	// pre-tool-use runs its own binary when it is there, hookbin's otherwise.
+	stdout, _, _ = run("payload", "hookbin", "pre-tool-use")
+	if want := "hookbin 1 [pre-tool-use] []\npayload"; stdout != want {
+		t.Errorf("pre-tool-use without pretooluse: stdout %q, want %q (hookbin's)", stdout, want)
+	}
+	script := "#!/bin/sh\necho \"pretooluse $# [$1]\"; cat\nexit 0\n"
+	if err := os.WriteFile(filepath.Join(dir, "pretooluse"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = run("payload", "hookbin", "pre-tool-use")
+	if want := "pretooluse 0 []\npayload"; stdout != want || stderr != "" || code != 0 {
+		t.Errorf("pre-tool-use with pretooluse: stdout %q (want %q), stderr %q, exit %d", stdout, want, stderr, code)
+	}
+	stdout, _, _ = run("payload", "hookbin", "session-start")
+	if want := "hookbin 1 [session-start] []\npayload"; stdout != want {
+		t.Errorf("session-start with pretooluse there: stdout %q, want %q (hookbin's)", stdout, want)
 	}
 }
 

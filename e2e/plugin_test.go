@@ -180,7 +180,7 @@ func (w *world) pluginClone() string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range []string{w.bin.hookbin, w.bin.mcpserver} {
+	for _, b := range []string{w.bin.hookbin, w.bin.mcpserver, w.bin.pretooluse} {
 		data, err := os.ReadFile(b)
 		if err != nil {
 			t.Fatal(err)

@@ -164,7 +164,7 @@ func checkPluginBinaries(id, what, root string) (line checkLine, ok bool) {
 // pluginBuildCommand is the command that builds the plugin's binaries for
 // this platform in a clone of bottle.
 func pluginBuildCommand(clone string) string {
-	return "cd " + claudesettings.HookCommand(clone) + " && go build -trimpath -o plugin/libexec/" + runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver"
+	return "cd " + claudesettings.HookCommand(clone) + " && go build -trimpath -o plugin/libexec/" + runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver ./pretooluse"
 }
 
 // settingsInstall lists where bottle is registered in settings and MCP

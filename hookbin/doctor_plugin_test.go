@@ -203,7 +203,7 @@ func TestDoctorPluginInstall(t *testing.T) {
 			},
 			want: [][]string{{"✗ plugin bottle@bottle: ", "loads version 0.1.0 from HOME/src/bottle/plugin", "; but HOME/src/bottle/plugin/libexec/" + runtime.GOOS + "-" + runtime.GOARCH +
 				" has no hookbin or mcpserver, so its hooks and MCP server cannot start — build them in the clone: cd HOME/src/bottle && go build -trimpath -o plugin/libexec/" +
-				runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver"}},
+				runtime.GOOS + "-" + runtime.GOARCH + "/ ./hookbin ./mcpserver ./pretooluse"}},
 			wantFail: true,
 		},
 		{

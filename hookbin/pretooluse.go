@@ -4,10 +4,8 @@ import (
 	"context"
 	"io"
 
-	"bottle/ident"
 	"bottle/internal/permit"
 	"bottle/locate"
-	"bottle/pointer"
 )
 
 // The switches of the PreToolUse hook (see package permit).
@@ -17,13 +15,8 @@ const (
 	allowReadsOptionEnv = permit.OptionEnv
 )
 
-// preToolUseRules are the PreToolUse hook's rules in env.
-func preToolUseRules(env locate.Env) permit.Rules {
-	return permit.Rules{Env: env, OwnTool: pointer.OwnTool, ValidID: ident.ValidSession}
-}
-
 // runPreToolUse is `hookbin pre-tool-use`. The plugin's launcher runs the
 // same hook from its own binary (./pretooluse), which starts faster.
 func runPreToolUse(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
-	return permit.Hook(ctx, args, preToolUseRules(env), stdin, stdout)
+	return permit.Hook(ctx, args, env, stdin, stdout)
 }

@@ -332,7 +332,7 @@ func FuzzPreToolUsePayload(f *testing.F) {
 		if err != nil {
 			return
 		}
-		reason := preToolUseRules(env).Reason(c)
+		reason := permit.Reason(env, c)
 		if reason == "" {
 			return
 		}

@@ -40,7 +40,8 @@ var moduleImports = map[string][]string{
 	"internal/atomicfile":        {},
 	"internal/folders":           {},
 	"internal/hookio":            {},
-	"internal/permit":            {"internal/folders", "internal/hooklog", "internal/hookio"},
+	"internal/permit":            {"ident", "internal/folders", "internal/hooklog", "internal/hookio", "pointer"},
+	"pretooluse":                 {"internal/folders", "internal/permit"},
 	"internal/claudesettings":    {"internal/atomicfile"},
 	"internal/corpustest":        {},
 	"internal/fidelity":          {"render", "host/claudecode/transcript", "session"},
@@ -56,7 +57,7 @@ var moduleImports = map[string][]string{
 // adapters are the packages that speak to the outside: the MCP server, the
 // hooks and the CLI, their tools, the e2e tests and the scripts' mains.
 // Every other package is core.
-var adapters = []string{"tools", "hookbin", "mcpserver", "e2e", "scripts/gentranscript"}
+var adapters = []string{"tools", "hookbin", "mcpserver", "pretooluse", "e2e", "scripts/gentranscript"}
 
 // coreForbidden are imports no core package may have (every package but
 // the adapters): the core does no MCP and no logging (SPEC §2).

@@ -5,8 +5,8 @@
 // permission rules apply.
 //
 // It reads the payload, resolves paths and writes the one-line answer; it
-// renders nothing and opens no database. It imports the standard library
-// and bottle's leaf packages alone (folders, hookio, hooklog), so that the
-// hook's own binary starts in about the time of an empty Go program: it
-// runs on every Read.
+// renders nothing and opens no database. It imports only what links no
+// SQLite and no renderer (folders, hookio, hooklog, ident, and pointer for
+// bottle's tool names), so that the hook's own binary (./pretooluse) starts
+// in about the time of an empty Go program: it runs on every Read.
 package permit

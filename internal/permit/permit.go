@@ -14,9 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"bottle/ident"
 	"bottle/internal/folders"
 	"bottle/internal/hookio"
 	"bottle/internal/hooklog"
+	"bottle/pointer"
 )
 
 // The switches of the PreToolUse hook: the environment variable, and the
@@ -81,23 +83,10 @@ func (c Call) ReadPath() string {
 	return in.FilePath
 }
 
-// Rules are what a decision needs besides the call: the folders, and
-// bottle's own MCP tools and session ids, which live in packages that are
-// not leaves.
-type Rules struct {
-	Env folders.Env
-	// OwnTool returns the bare name of one of bottle's MCP tools when name
-	// is that tool as the model calls it under either install, else "".
-	OwnTool func(name string) string
-	// ValidID reports whether a session id may be logged.
-	ValidID func(id string) bool
-}
-
 // Hook runs the PreToolUse hook: the payload on stdin, the answer (or
 // nothing) on stdout. It always returns nil: a hook must not fail Claude
 // Code; failures go to the log.
-func Hook(ctx context.Context, args []string, r Rules, stdin io.Reader, stdout io.Writer) error {
-	env := r.Env
+func Hook(ctx context.Context, args []string, env folders.Env, stdin io.Reader, stdout io.Writer) error {
 	for _, a := range args {
 		if a == "-h" || a == "-help" || a == "--help" {
 			fmt.Fprint(stdout, usage)
@@ -126,7 +115,7 @@ func Hook(ctx context.Context, args []string, r Rules, stdin io.Reader, stdout i
 		if err != nil {
 			return nil, err
 		}
-		if reason := r.Reason(c); reason != "" {
+		if reason := Reason(env, c); reason != "" {
 			return Answer(reason)
 		}
 		return nil, nil
@@ -142,7 +131,7 @@ func Hook(ctx context.Context, args []string, r Rules, stdin io.Reader, stdout i
 	}
 	if err != nil && filepath.IsAbs(env.LogPath()) {
 		logged := ""
-		if finished && r.ValidID != nil && r.ValidID(sid) { // abandoned work may still write sid
+		if finished && ident.ValidSession(sid) { // abandoned work may still write sid
 			logged = sid
 		}
 		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: logged,
@@ -173,16 +162,14 @@ func IsOff(v string) bool {
 
 // Reason is why bottle lets c through without asking, or "" when bottle
 // decides nothing about it.
-func (r Rules) Reason(c Call) string {
-	if r.OwnTool != nil {
-		if tool := r.OwnTool(c.ToolName); tool != "" {
-			return "bottle: " + tool + " is one of bottle's own MCP tools (reading the session record)"
-		}
+func Reason(env folders.Env, c Call) string {
+	if tool := pointer.OwnTool(c.ToolName); tool != "" {
+		return "bottle: " + tool + " is one of bottle's own MCP tools (reading the session record)"
 	}
 	if c.ToolName != "Read" {
 		return ""
 	}
-	dir, ok := bottleFile(r.Env, c.Cwd, c.ReadPath())
+	dir, ok := bottleFile(env, c.Cwd, c.ReadPath())
 	if !ok {
 		return ""
 	}
