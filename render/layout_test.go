@@ -32,6 +32,7 @@ var moduleImports = map[string][]string{
 	"privacy":                    {},
 	"search":                     {"claudemem", "internal/jsonscan", "locate", "privacy", "host/claudecode/transcript"},
 	"host/claudecode/transcript": {"render/digest", "internal/jsonscan", "privacy"},
+	"host/codex":                 {},
 	"internal/atomicfile":        {},
 	"internal/folders":           {},
 	"internal/hookio":            {},
