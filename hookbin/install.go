@@ -104,6 +104,13 @@ func parseInstallFlags(name string, args []string, stdout io.Writer) (cfg instal
 }
 
 func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
+	isCodex, args, err := hostCheck(args)
+	if err != nil {
+		return err
+	}
+	if isCodex {
+		return runInstallCodex(ctx, args, env, stdout, stderr)
+	}
 	cfg, help, err := parseInstallFlags("install", args, stdout)
 	if err != nil || help {
 		return err
@@ -141,6 +148,13 @@ func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stde
 }
 
 func runUninstall(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
+	isCodex, args, err := hostCheck(args)
+	if err != nil {
+		return err
+	}
+	if isCodex {
+		return runUninstallCodex(ctx, args, env, stdout)
+	}
 	cfg, help, err := parseInstallFlags("uninstall", args, stdout)
 	if err != nil || help {
 		return err

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"bottle/internal/codexconfig"
+)
+
+// codexRun runs install or uninstall --host codex in w with CODEX_HOME set.
+func codexRun(t *testing.T, w *world, cmd string, args ...string) (string, error) {
+	t.Helper()
+	full := []string{"--host", "codex"}
+	fn := runUninstall
+	if cmd == "install" {
+		full = append(full, "--hookbin", w.hookbin, "--mcpserver", w.mcpserver)
+		fn = runInstall
+	}
+	var out, errb bytes.Buffer
+	err := fn(t.Context(), append(full, args...), w.env(), &out, &errb)
+	return out.String(), err
+}
+
+func TestInstallCodex(t *testing.T) {
+	w := newWorld(t)
+	home := filepath.Join(w.root, "codexhome")
+	w.vars["CODEX_HOME"] = home
+	config := filepath.Join(home, "config.toml")
+	orig := "# my settings\r\nmodel = \"o3\"\r\n\r\n[mcp_servers.other]\r\ncommand = \"x\"\r\n"
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := w.snapshot(t)
+	out, err := codexRun(t, w, "install", "--dry-run")
+	if err != nil || !strings.Contains(out, "dry run") {
+		t.Fatalf("dry run: %v\n%s", err, out)
+	}
+	if diff := cmp.Diff(before, w.snapshot(t)); diff != "" {
+		t.Errorf("--dry-run wrote files:\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(home, "hooks.json")); err == nil {
+		t.Error("--dry-run created hooks.json")
+	}
+
+	out, err = codexRun(t, w, "install")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "/hooks") {
+		t.Errorf("install without --trust does not say how to trust the hooks:\n%s", out)
+	}
+	cfg, _ := os.ReadFile(config)
+	if !strings.HasPrefix(string(cfg), orig) {
+		t.Errorf("config.toml lost its bytes:\n%q", cfg)
+	}
+	if cmd, err := codexconfig.ServerCommand(cfg); err != nil || cmd != w.mcpserver {
+		t.Errorf("server command %q, %v; want %s", cmd, err, w.mcpserver)
+	}
+	hooks, _ := os.ReadFile(filepath.Join(home, "hooks.json"))
+	if own, _ := codexconfig.OwnHooks(hooks); len(own) != 3 {
+		t.Errorf("%d hooks registered, want 3:\n%s", len(own), hooks)
+	}
+	backups, _ := filepath.Glob(config + ".bak-*")
+	if len(backups) != 1 {
+		t.Errorf("backups %v, want one of config.toml", backups)
+	}
+
+	out, err = codexRun(t, w, "install")
+	if err != nil || !strings.Contains(out, "already installed") {
+		t.Errorf("second install: %v\n%s", err, out)
+	}
+
+	if _, err = codexRun(t, w, "uninstall"); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ = os.ReadFile(config)
+	if string(cfg) != orig {
+		t.Errorf("uninstall did not restore config.toml byte for byte:\n%q\nwant\n%q", cfg, orig)
+	}
+}
+
+func TestInstallCodexRefusesMalformed(t *testing.T) {
+	for _, tt := range []struct{ file, content, want string }{
+		{"config.toml", "model = \n", "invalid TOML at line 1"},
+		{"hooks.json", "{\"hooks\":", "invalid JSON"},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			w := newWorld(t)
+			home := filepath.Join(w.root, "codexhome")
+			w.vars["CODEX_HOME"] = home
+			if err := os.MkdirAll(home, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, tt.file), []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			before := w.snapshot(t)
+			_, err := codexRun(t, w, "install")
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("got %v, want one line with %q", err, tt.want)
+			}
+			if diff := cmp.Diff(before, w.snapshot(t)); diff != "" {
+				t.Errorf("a refused install wrote files:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHostArg(t *testing.T) {
+	for _, tt := range []struct {
+		args  []string
+		codex bool
+		rest  []string
+		bad   bool
+	}{
+		{[]string{"--dry-run"}, false, []string{"--dry-run"}, false},
+		{[]string{"--host", "codex", "--dry-run"}, true, []string{"--dry-run"}, false},
+		{[]string{"--dry-run", "--host=codex"}, true, []string{"--dry-run"}, false},
+		{[]string{"--host", "claude-code"}, false, nil, false},
+		{[]string{"--host", "vim"}, false, nil, true},
+		{[]string{"--host"}, false, nil, true},
+	} {
+		codex, rest, err := hostCheck(tt.args)
+		if (err != nil) != tt.bad || codex != tt.codex || (!tt.bad && !cmp.Equal(rest, tt.rest)) {
+			t.Errorf("hostCheck(%q) = %v, %q, %v", tt.args, codex, rest, err)
+		}
+	}
+}
