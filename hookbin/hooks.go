@@ -148,6 +148,7 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 	flags := flag.NewFlagSet(h.name, flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
 	flagDeadline := flags.Duration("deadline", 0, "give up after this long, printing nothing (default "+h.deadline.String()+", or $"+deadlineEnv+")")
+	flagHost := flags.String("host", "", "the agent that runs the hook: claude-code (default) or codex")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			logIt = false
@@ -195,6 +196,9 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 		got <- p
 		if !locate.ValidID(p.SessionID) {
 			return hookResult{}, fmt.Errorf("%w in payload", locate.ErrBadSessionID)
+		}
+		if codexPayload(*flagHost, p) {
+			return codexHook(ctx, h, he, p)
 		}
 		return h.work(ctx, he, p)
 	})
