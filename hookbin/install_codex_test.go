@@ -134,3 +134,65 @@ func TestHostArg(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorCodex: doctor --host codex fails on a missing install and on
+// untrusted hooks, and passes (with a warning: hashes unchecked without a
+// codex binary) once trust entries exist.
+func TestDoctorCodex(t *testing.T) {
+	w := newWorld(t)
+	home := filepath.Join(w.root, "codexhome")
+	w.vars["CODEX_HOME"] = home
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	doctor := func() (string, error) {
+		var out bytes.Buffer
+		err := runDoctor(t.Context(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
+		return out.String(), err
+	}
+	out, err := doctor()
+	if err == nil || !strings.Contains(out, "✗ hooks:") || !strings.Contains(out, "✗ MCP server:") {
+		t.Errorf("before install: %v\n%s", err, out)
+	}
+	if _, err := codexRun(t, w, "install"); err != nil {
+		t.Fatal(err)
+	}
+	out, err = doctor()
+	if err == nil || !strings.Contains(out, "✓ hooks:") || !strings.Contains(out, "✗ trust:") || !strings.Contains(out, "✓ MCP server:") {
+		t.Errorf("untrusted: %v\n%s", err, out)
+	}
+	hooksPath, config := filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml")
+	keys, err := bottleHookKeys(hooksPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []codexconfig.Trust
+	for _, k := range keys {
+		entries = append(entries, codexconfig.Trust{Key: k, Hash: "sha256:00"})
+	}
+	data, _ := os.ReadFile(config)
+	data, _, err = codexconfig.SetTrust(data, entries, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rollout := filepath.Join(home, "sessions", "2026", "01", "02", "rollout-2026-01-02T00-00-00-abc.jsonl")
+	if err := os.MkdirAll(filepath.Dir(rollout), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rollout, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err = doctor()
+	if err != nil || !strings.Contains(out, "! trust:") || !strings.Contains(out, "✓ rollouts: 1") {
+		t.Errorf("trusted: %v\n%s", err, out)
+	}
+	if _, err := codexRun(t, w, "uninstall"); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(config); strings.Contains(string(data), "hooks.state") {
+		t.Errorf("uninstall left trust entries:\n%s", data)
+	}
+}
