@@ -488,22 +488,32 @@ func writeBottle(ctx context.Context, h hookEnv, res *render.Result) (string, er
 // folder, else "" (the render then reconstructs the session from claude-mem's
 // database, or fails).
 func transcriptOf(env locate.Env, p hookPayload) (string, error) {
-	if p.TranscriptPath != "" {
-		fi, err := os.Stat(p.TranscriptPath)
-		switch {
-		case err == nil && fi.Mode().IsRegular():
-			return p.TranscriptPath, nil
-		case err == nil:
-			return "", fmt.Errorf("transcript_path %s is not a regular file", p.TranscriptPath)
-		case !errors.Is(err, fs.ErrNotExist):
-			return "", fmt.Errorf("transcript_path: %w", err)
-		}
+	if path, err := payloadTranscript(p); path != "" || err != nil {
+		return path, err
 	}
 	path, err := locate.Transcript(env, p.SessionID)
 	if errors.Is(err, locate.ErrNoTranscript) {
 		return "", nil
 	}
 	return path, err
+}
+
+// payloadTranscript is the payload's transcript_path when it names a
+// regular file, "" when it is empty or names nothing.
+func payloadTranscript(p hookPayload) (string, error) {
+	if p.TranscriptPath == "" {
+		return "", nil
+	}
+	fi, err := os.Stat(p.TranscriptPath)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return p.TranscriptPath, nil
+	case err == nil:
+		return "", fmt.Errorf("transcript_path %s is not a regular file", p.TranscriptPath)
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("transcript_path: %w", err)
+	}
+	return "", nil
 }
 
 // missing is why a render has no transcript when path is "".

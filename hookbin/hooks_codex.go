@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -70,16 +67,8 @@ func codexHook(ctx context.Context, h hook, he hookEnv, p hookPayload) (hookResu
 // codexRollout is the thread's rollout: the payload's transcript_path when
 // it names a file, else the one found by thread id under $CODEX_HOME.
 func codexRollout(he hookEnv, p hookPayload) (string, error) {
-	if p.TranscriptPath != "" {
-		fi, err := os.Stat(p.TranscriptPath)
-		switch {
-		case err == nil && fi.Mode().IsRegular():
-			return p.TranscriptPath, nil
-		case err == nil:
-			return "", fmt.Errorf("transcript_path %s is not a regular file", p.TranscriptPath)
-		case !errors.Is(err, fs.ErrNotExist):
-			return "", fmt.Errorf("transcript_path: %w", err)
-		}
+	if path, err := payloadTranscript(p); path != "" || err != nil {
+		return path, err
 	}
 	return codex.Find(codex.Home(he.env.Get, he.env.Home), p.SessionID)
 }

@@ -222,45 +222,8 @@ func runUninstallCodex(ctx context.Context, args []string, env locate.Env, stdou
 
 // commitCodex writes the planned edits (unless dry) and prints what changed.
 func commitCodex(ctx context.Context, cmd string, dry bool, edits []*claudesettings.Edit, stdout io.Writer) error {
-	changed := anyChanged(edits)
-	var b strings.Builder
-	switch {
-	case !changed && cmd == "install":
-		b.WriteString("bottle is already installed in Codex; nothing changed.\n")
-	case !changed:
-		b.WriteString("bottle is not installed in Codex; nothing changed.\n")
-	case dry:
-		fmt.Fprintf(&b, "dry run: hookbin %s --host codex would make these changes; nothing was written.\n", cmd)
-	default:
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		now := time.Now()
-		for i, e := range edits {
-			if !e.Changed() {
-				continue
-			}
-			if err := e.Commit(now); err != nil {
-				if done := written(edits[:i]); done != "" {
-					return fmt.Errorf("%w (already written: %s)", err, done)
-				}
-				return err
-			}
-		}
-		verb := "installed"
-		if cmd == "uninstall" {
-			verb = "uninstalled"
-		}
-		fmt.Fprintf(&b, "bottle %s in Codex.\n", verb)
-	}
-	for _, e := range edits {
-		b.WriteString(summary(e, dry))
-	}
-	if changed && !dry {
-		b.WriteString("Running Codex sessions keep their old hooks and servers: start a new one.\n")
-	}
-	_, err := io.WriteString(stdout, b.String())
-	return err
+	return report(ctx, cmd, "in Codex", "--host codex", dry, edits,
+		"Running Codex sessions keep their old hooks and servers: start a new one.\n", stdout)
 }
 
 // hookTrust is one hook as codex app-server's hooks/list reports it.

@@ -38,7 +38,7 @@ var moduleImports = map[string][]string{
 	"internal/hookio":            {},
 	"internal/permit":            {"internal/folders", "internal/hooklog", "internal/hookio"},
 	"internal/claudesettings":    {"internal/atomicfile"},
-	"internal/codexconfig":       {},
+	"internal/codexconfig":       {"internal/claudesettings"},
 	"internal/corpustest":        {},
 	"internal/fidelity":          {"render", "host/claudecode/transcript"},
 	"internal/hooklog":           {},

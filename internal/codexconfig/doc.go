@@ -12,5 +12,6 @@
 // file it cannot parse, or one that defines bottle's server outside its own
 // table, with one line.
 //
-// It reads and writes no files itself, and does no output.
+// It reads and writes no files itself, and does no output. It imports
+// internal/claudesettings for its order-keeping JSON object.
 package codexconfig

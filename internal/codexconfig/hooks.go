@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
+
+	"bottle/internal/claudesettings"
 )
 
 // HostFlag ends the command of every hook bottle registers in Codex: the
@@ -70,87 +71,20 @@ func ownCommand(raw json.RawMessage) bool {
 	return false
 }
 
-// object is a JSON object that keeps its keys in file order.
-type object struct {
-	keys []string
-	vals map[string]json.RawMessage
-}
-
-func decodeObject(raw []byte) (*object, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not a JSON object")
-	}
-	o := &object{vals: map[string]json.RawMessage{}}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		o.set(k, v)
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the JSON object")
-	}
-	return o, nil
-}
-
-func (o *object) set(k string, v json.RawMessage) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
-	}
-	o.vals[k] = v
-}
-
-func (o *object) del(k string) {
-	if _, ok := o.vals[k]; !ok {
-		return
-	}
-	delete(o.vals, k)
-	for i, have := range o.keys {
-		if have == k {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
-		}
-	}
-}
-
-func (o *object) raw() json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(o.vals[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+// get is the raw value of k, nil when missing.
+func get(o *claudesettings.Object, k string) json.RawMessage {
+	v, _ := o.Get(k)
+	return v
 }
 
 // groupHandlers splits a matcher group into its fields and handlers.
-func groupHandlers(raw json.RawMessage) (*object, []json.RawMessage, bool) {
-	g, err := decodeObject(raw)
+func groupHandlers(raw json.RawMessage) (*claudesettings.Object, []json.RawMessage, bool) {
+	g, err := claudesettings.DecodeObject(raw)
 	if err != nil {
 		return nil, nil, false
 	}
 	var hs []json.RawMessage
-	if json.Unmarshal(g.vals["hooks"], &hs) != nil {
+	if json.Unmarshal(get(g, "hooks"), &hs) != nil {
 		return nil, nil, false
 	}
 	return g, hs, true
@@ -175,9 +109,9 @@ func OwnHooks(data []byte) ([]HookKey, error) {
 		return nil, err
 	}
 	var out []HookKey
-	for _, event := range hooks.keys {
+	for _, event := range hooks.Keys() {
 		var groups []json.RawMessage
-		if json.Unmarshal(hooks.vals[event], &groups) != nil {
+		if json.Unmarshal(get(hooks, event), &groups) != nil {
 			continue
 		}
 		for i, g := range groups {
@@ -197,20 +131,20 @@ func OwnHooks(data []byte) ([]HookKey, error) {
 
 // loadHooks parses a hooks.json: its document and "hooks" object (nil, nil
 // for an empty file).
-func loadHooks(data []byte) (*object, *object, error) {
+func loadHooks(data []byte) (*claudesettings.Object, *claudesettings.Object, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, nil
 	}
 	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
 		return nil, nil, fmt.Errorf("invalid JSON: %v", err)
 	}
-	doc, err := decodeObject(data)
+	doc, err := claudesettings.DecodeObject(data)
 	if err != nil {
 		return nil, nil, errors.New("not a JSON object")
 	}
-	hooks := &object{vals: map[string]json.RawMessage{}}
-	if raw, ok := doc.vals["hooks"]; ok && string(bytes.TrimSpace(raw)) != "null" {
-		if hooks, err = decodeObject(raw); err != nil {
+	hooks := claudesettings.NewObject()
+	if raw, ok := doc.Get("hooks"); ok && string(bytes.TrimSpace(raw)) != "null" {
+		if hooks, err = claudesettings.DecodeObject(raw); err != nil {
 			return nil, nil, errors.New(`"hooks" is not a JSON object`)
 		}
 	}
@@ -238,15 +172,15 @@ func editHooks(data []byte, hookbin string) ([]byte, []string, error) {
 		if hookbin == "" {
 			return data, nil, nil
 		}
-		doc, hooks = &object{vals: map[string]json.RawMessage{}}, &object{vals: map[string]json.RawMessage{}}
+		doc, hooks = claudesettings.NewObject(), claudesettings.NewObject()
 	}
 	var notes []string
 	removed := map[string]int{}
 	var order []string // events bottle's handlers were taken from, in file order
 	// Take bottle's handlers out of every event.
-	for _, event := range append([]string(nil), hooks.keys...) {
+	for _, event := range append([]string(nil), hooks.Keys()...) {
 		var groups []json.RawMessage
-		if json.Unmarshal(hooks.vals[event], &groups) != nil {
+		if json.Unmarshal(get(hooks, event), &groups) != nil {
 			if hookbin != "" && isOurEvent(event) {
 				return nil, nil, fmt.Errorf("hooks.%s is not a JSON array", event)
 			}
@@ -277,29 +211,29 @@ func editHooks(data []byte, hookbin string) ([]byte, []string, error) {
 				out = append(out, g)
 			case len(kept) > 0:
 				b, _ := json.Marshal(kept)
-				grp.set("hooks", b)
-				out = append(out, grp.raw())
+				grp.Set("hooks", b)
+				out = append(out, grp.Raw())
 			}
 		}
 		if !changed {
 			continue
 		}
 		if len(out) == 0 {
-			hooks.del(event)
+			hooks.Del(event)
 		} else {
 			b, _ := json.Marshal(out)
-			hooks.set(event, b)
+			hooks.Set(event, b)
 		}
 	}
 	if hookbin != "" {
 		for _, hk := range Hooks {
 			var groups []json.RawMessage
-			if raw, ok := hooks.vals[hk.Event]; ok {
+			if raw, ok := hooks.Get(hk.Event); ok {
 				_ = json.Unmarshal(raw, &groups)
 			}
 			groups = append(groups, groupFor(hk, hookbin))
 			b, _ := json.Marshal(groups)
-			hooks.set(hk.Event, b)
+			hooks.Set(hk.Event, b)
 			if removed[hk.Event] == 0 {
 				notes = append(notes, fmt.Sprintf("+ hooks.%s: %s %s %s", hk.Event, hookbin, hk.Sub, HostFlag))
 			}
@@ -311,17 +245,13 @@ func editHooks(data []byte, hookbin string) ([]byte, []string, error) {
 			notes = append(notes, fmt.Sprintf("- hooks.%s: bottle's hook", event))
 		}
 	}
-	if len(hooks.keys) == 0 {
-		doc.del("hooks")
+	if len(hooks.Keys()) == 0 {
+		doc.Del("hooks")
 	} else {
-		doc.set("hooks", hooks.raw())
+		doc.Set("hooks", hooks.Raw())
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, doc.raw(), "", "  "); err != nil {
-		return nil, nil, err
-	}
-	out.WriteByte('\n')
-	if bytes.Equal(canonical(data), canonical(out.Bytes())) {
+	out := doc.Encode()
+	if bytes.Equal(canonical(data), canonical(out)) {
 		return data, nil, nil
 	}
 	if len(notes) == 0 {
@@ -330,7 +260,7 @@ func editHooks(data []byte, hookbin string) ([]byte, []string, error) {
 	if hookbin != "" && len(notes) > 0 && notes[0][0] != '+' {
 		notes = []string{"~ bottle's hooks: now " + hookbin}
 	}
-	return out.Bytes(), notes, nil
+	return out, notes, nil
 }
 
 func isOurEvent(event string) bool {
@@ -353,19 +283,19 @@ func canonical(data []byte) []byte {
 
 // groupFor is bottle's matcher group of hk.
 func groupFor(hk Hook, hookbin string) json.RawMessage {
-	h := &object{vals: map[string]json.RawMessage{}}
-	h.set("type", json.RawMessage(`"command"`))
+	h := claudesettings.NewObject()
+	h.Set("type", json.RawMessage(`"command"`))
 	cmd, _ := json.Marshal(hookbin + " " + hk.Sub + " " + HostFlag)
-	h.set("command", cmd)
-	h.set("timeout", json.RawMessage(fmt.Sprint(hk.Timeout)))
+	h.Set("command", cmd)
+	h.Set("timeout", json.RawMessage(fmt.Sprint(hk.Timeout)))
 	if hk.ContextLimit {
-		h.set("additionalContextLimit", json.RawMessage("0"))
+		h.Set("additionalContextLimit", json.RawMessage("0"))
 	}
-	g := &object{vals: map[string]json.RawMessage{}}
+	g := claudesettings.NewObject()
 	if hk.Matcher != "" {
 		m, _ := json.Marshal(hk.Matcher)
-		g.set("matcher", m)
+		g.Set("matcher", m)
 	}
-	g.set("hooks", json.RawMessage("["+string(h.raw())+"]"))
-	return g.raw()
+	g.Set("hooks", json.RawMessage("["+string(h.Raw())+"]"))
+	return g.Raw()
 }
