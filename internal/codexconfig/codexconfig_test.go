@@ -166,3 +166,21 @@ func TestHookKey(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestInstallServerSpellings: bottle's table is recognised however its
+// header is spelled.
+func TestInstallServerSpellings(t *testing.T) {
+	for _, in := range []string{
+		"[mcp_servers.\"bottle\"]\ncommand = \"/old\"\n",
+		"[ mcp_servers . bottle ]   # mine\ncommand = \"/old\"",
+		"['mcp_servers'.'bottle']\r\ncommand = \"/old\"\r\n",
+	} {
+		got, _, err := InstallServer([]byte(in), srv)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if cmd, _ := ServerCommand(got); cmd != srv || strings.Count(string(got), "mcp_servers") != 1 {
+			t.Errorf("%q became %q", in, got)
+		}
+	}
+}
