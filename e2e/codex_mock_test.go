@@ -17,7 +17,9 @@ import (
 // (POST /v1/responses, streamed as server-sent events) for the Codex CLI,
 // on 127.0.0.1. It answers by the first rule that matches:
 //
-//   - a compaction request (x-codex-turn-metadata request_kind
+//   - a remote compaction (provider named "OpenAI": the last input is a
+//     compaction_trigger) gets one encrypted compaction item;
+//   - a local compaction request (x-codex-turn-metadata request_kind
 //     "compaction") gets the summary codexSummary;
 //   - a request whose last input is a tool's output gets
 //     "AFTER-TOOL: <output>";
@@ -103,6 +105,15 @@ func (m *responsesMock) serve(w http.ResponseWriter, r *http.Request) {
 		last, _ = items[len(items)-1].(map[string]any)
 	}
 	switch {
+	case last["type"] == "compaction_trigger":
+		// Remote compaction: exactly one opaque compaction item.
+		reply = "remote compaction"
+		item := map[string]any{"type": "compaction", "id": "cmp_" + rid, "encrypted_content": "MOCK-ENCRYPTED-" + rid}
+		events = []map[string]any{
+			{"type": "response.output_item.added", "output_index": 0, "item": item},
+			{"type": "response.output_item.done", "output_index": 0, "item": item},
+		}
+		tokens = 50
 	case meta.RequestKind == "compaction":
 		reply = codexSummary
 		events = textEvents(rid, reply)

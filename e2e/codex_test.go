@@ -39,12 +39,13 @@ type codexWorld struct {
 	bin                               binaries
 	root, home, codexHome, work, data string
 	mock                              *responsesMock
+	provider                          string // the mock provider's name
 }
 
 // TestCodex installs bottle into a scratch CODEX_HOME with "hookbin install
 // --host codex --trust", drives the real Codex CLI through a shell call, a
-// call of bottle's MCP server and an auto compaction before a resumed turn,
-// and checks that Codex ran bottle's (trusted) hooks, offered and called
+// call of bottle's MCP server and an auto compaction before a resumed turn
+// (local, and remote for a provider named "OpenAI"), and checks that Codex ran bottle's (trusted) hooks, offered and called
 // bottle's MCP tools in the mcp__bottle namespace, and wrote a rollout that
 // host/codex reads: the prompts and answers verbatim, the tool calls, the
 // cwd and the compaction.
@@ -54,33 +55,39 @@ func TestCodex(t *testing.T) {
 		t.Skipf("set %s to a codex binary (scripts/install-codex.sh 0.171.0 prints one) to run the Codex end-to-end test", codexEnv)
 	}
 	t.Logf("isolation: %s", isolation)
-	w := newCodexWorld(t, bin, buildBinaries(t))
-	out := w.hookbin("install", "--host", "codex", "--trust", "--codex", w.codex)
-	if !strings.Contains(out, "trusted bottle's 3 hooks") {
-		t.Fatalf("install --trust did not trust the hooks:\n%s", out)
-	}
-	if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ trust:") {
-		t.Errorf("doctor does not see the trusted hooks:\n%s", out)
-	}
-
-	for i, p := range codexPrompts {
-		w.exec(i > 0, p)
-	}
-	reqs := w.mock.requests()
-	w.checkRequests(reqs)
-	thread := w.checkHookLog()
-	w.checkRollout(thread)
-	if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ rollouts: 1") {
-		t.Errorf("doctor does not count the rollout:\n%s", out)
+	bins := buildBinaries(t)
+	// A provider named "OpenAI" takes Codex's remote compaction, the path
+	// OpenAI's own users get: the summary is an encrypted item, and the
+	// rollout's history before it is the only readable record.
+	for _, provider := range []string{"mock", "OpenAI"} {
+		t.Run("provider "+provider, func(t *testing.T) {
+			w := newCodexWorld(t, bin, bins, provider)
+			out := w.hookbin("install", "--host", "codex", "--trust", "--codex", w.codex)
+			if !strings.Contains(out, "trusted bottle's 3 hooks") {
+				t.Fatalf("install --trust did not trust the hooks:\n%s", out)
+			}
+			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ trust:") {
+				t.Errorf("doctor does not see the trusted hooks:\n%s", out)
+			}
+			for i, p := range codexPrompts {
+				w.exec(i > 0, p)
+			}
+			w.checkRequests(w.mock.requests())
+			thread := w.checkHookLog()
+			w.checkRollout(thread)
+			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ rollouts: 1") {
+				t.Errorf("doctor does not count the rollout:\n%s", out)
+			}
+		})
 	}
 }
 
-func newCodexWorld(t *testing.T, codexBin string, bin binaries) *codexWorld {
+func newCodexWorld(t *testing.T, codexBin string, bin binaries, provider string) *codexWorld {
 	root := t.TempDir()
 	if keep := os.Getenv(keepEnv); keep != "" {
-		root = filepath.Join(keep, "codex-"+time.Now().UTC().Format("20060102T150405"))
+		root = filepath.Join(keep, "codex-"+provider+"-"+time.Now().UTC().Format("20060102T150405"))
 	}
-	w := &codexWorld{t: t, codex: codexBin, bin: bin, root: root,
+	w := &codexWorld{t: t, codex: codexBin, bin: bin, root: root, provider: provider,
 		home: filepath.Join(root, "home"), work: filepath.Join(root, "work"), data: filepath.Join(root, "data")}
 	w.codexHome = filepath.Join(w.home, ".codex")
 	for _, d := range []string{w.codexHome, w.work, w.data, filepath.Join(root, "tmp")} {
@@ -99,7 +106,7 @@ check_for_update_on_startup = false
 model_auto_compact_token_limit = 10000   # BIG_USAGE reports 190000
 
 [model_providers.mock]
-name = "mock"
+name = %q   # "OpenAI": remote compaction
 base_url = %q
 wire_api = "responses"
 env_key = "MOCK_API_KEY"
@@ -117,7 +124,7 @@ enabled = false
 
 [projects.%q]
 trust_level = "trusted"
-`, w.mock.url, w.work)
+`, provider, w.mock.url, w.work)
 	if err := os.WriteFile(filepath.Join(w.codexHome, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -314,6 +321,22 @@ func (w *codexWorld) checkRollout(thread string) {
 			if !strings.HasPrefix(a, wantAnswers[i]) {
 				t.Errorf("answer %d = %.80q, want it to start %q", i+1, a, wantAnswers[i])
 			}
+		}
+	}
+	for _, rec := range r.Records {
+		c := rec.Compacted
+		if c == nil {
+			continue
+		}
+		var last codex.Item
+		if n := len(c.Replacement); n > 0 {
+			last = c.Replacement[n-1]
+		}
+		switch {
+		case w.provider == "OpenAI" && (c.Summary != "" || last.Type != codex.ItemCompaction || !last.Encrypted):
+			t.Errorf("remote compaction: summary %q, last replacement item %+v; want no summary and an encrypted compaction item", c.Summary, last)
+		case w.provider != "OpenAI" && !strings.Contains(c.Summary, codexSummary):
+			t.Errorf("local compaction: summary %q, want it to hold %q", c.Summary, codexSummary)
 		}
 	}
 	if shell != 1 || mcp != 1 || compactions != 1 {

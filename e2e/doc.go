@@ -36,6 +36,8 @@
 // scripted mock of the Responses API on 127.0.0.1, bottle installed with
 // "hookbin install --host codex --trust" into a scratch CODEX_HOME, "codex
 // exec" through a shell call, a call of bottle's MCP server and an auto
-// compaction on resume; it checks the hooks Codex ran, the tools it offered,
-// and the rollout it wrote as host/codex reads it.
+// compaction on resume, once with local compaction and once with a provider
+// named "OpenAI" (remote compaction, its summary encrypted); it checks the
+// hooks Codex ran, the tools it offered, and the rollout it wrote as
+// host/codex reads it.
 package e2e
