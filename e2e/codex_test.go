@@ -45,10 +45,10 @@ type codexWorld struct {
 // TestCodex installs bottle into a scratch CODEX_HOME with "hookbin install
 // --host codex --trust", drives the real Codex CLI through a shell call, a
 // call of bottle's MCP server and an auto compaction before a resumed turn
-// (local, and remote for a provider named "OpenAI"), and checks that Codex ran bottle's (trusted) hooks, offered and called
-// bottle's MCP tools in the mcp__bottle namespace, and wrote a rollout that
-// host/codex reads: the prompts and answers verbatim, the tool calls, the
-// cwd and the compaction.
+// (local, and remote for a provider named "OpenAI"), and checks that Codex
+// ran bottle's (trusted) hooks, offered and called bottle's MCP tools in the
+// mcp__bottle namespace, and wrote a rollout that host/codex reads: the
+// prompts and answers verbatim, the tool calls, the cwd and the compaction.
 func TestCodex(t *testing.T) {
 	bin := os.Getenv(codexEnv)
 	if bin == "" {
