@@ -30,5 +30,16 @@
 // world (home, project, bottles, Claude Code's stream and debug log, every
 // request the mock got) for a look after a failure. The package has no code
 // outside its tests; they drive the built binaries only, as Claude Code does,
-// and import nothing of bottle's but the fixture databases (memtest).
+// and import nothing of bottle's but the fixture databases (memtest) and the
+// Codex rollout reader (host/codex).
+//
+// TestCodex does the same for the OpenAI Codex CLI when $BOTTLE_E2E_CODEX
+// names a codex binary (scripts/install-codex.sh 0.171.0 prints one): a
+// scripted mock of the Responses API on 127.0.0.1, bottle installed with
+// "hookbin install --host codex --trust" into a scratch CODEX_HOME, "codex
+// exec" through a shell call, a call of bottle's MCP server and an auto
+// compaction on resume, once with local compaction and once with a provider
+// named "OpenAI" (remote compaction, its summary encrypted); it checks the
+// hooks Codex ran, the tools it offered, and the rollout it wrote as
+// host/codex reads it.
 package e2e

@@ -33,7 +33,7 @@ func isolate() (code int, done bool) {
 		isolation = "network namespace with loopback only, plus the proxy trap"
 		return 0, false
 	}
-	if os.Getenv(claudeEnv) == "" || mode == "off" {
+	if os.Getenv(claudeEnv) == "" && os.Getenv(codexEnv) == "" || mode == "off" {
 		return 0, false
 	}
 	exe, err := os.Executable()

@@ -63,6 +63,13 @@ func (c checkLine) String() string {
 }
 
 func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Writer) error {
+	isCodex, args, err := hostCheck(args)
+	if err != nil {
+		return err
+	}
+	if isCodex {
+		return runDoctorCodex(ctx, args, env, stdout)
+	}
 	flags := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	flags.SetOutput(stdout)
 	project := flags.String("project", "", "project `DIR` whose project and local settings are checked (default: the current directory)")

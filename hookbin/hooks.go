@@ -150,6 +150,7 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 	flags := flag.NewFlagSet(h.name, flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
 	flagDeadline := flags.Duration("deadline", 0, "give up after this long, printing nothing (default "+h.deadline.String()+", or $"+deadlineEnv+")")
+	flagHost := flags.String("host", "", "the agent that runs the hook: claude-code (default) or codex")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			logIt = false
@@ -197,6 +198,9 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 		got <- p
 		if !ident.ValidSession(p.SessionID) {
 			return hookResult{}, fmt.Errorf("%w in payload", ident.ErrBadSession)
+		}
+		if codexPayload(*flagHost, p) {
+			return codexHook(ctx, h, he, p)
 		}
 		return h.work(ctx, he, p)
 	})
@@ -486,22 +490,32 @@ func writeBottle(ctx context.Context, h hookEnv, res *render.Result) (string, er
 // folder, else "" (the render then reconstructs the session from claude-mem's
 // database, or fails).
 func transcriptOf(env locate.Env, p hookPayload) (string, error) {
-	if p.TranscriptPath != "" {
-		fi, err := os.Stat(p.TranscriptPath)
-		switch {
-		case err == nil && fi.Mode().IsRegular():
-			return p.TranscriptPath, nil
-		case err == nil:
-			return "", fmt.Errorf("transcript_path %s is not a regular file", p.TranscriptPath)
-		case !errors.Is(err, fs.ErrNotExist):
-			return "", fmt.Errorf("transcript_path: %w", err)
-		}
+	if path, err := payloadTranscript(p); path != "" || err != nil {
+		return path, err
 	}
 	path, err := locate.Transcript(env, p.SessionID)
 	if errors.Is(err, locate.ErrNoTranscript) {
 		return "", nil
 	}
 	return path, err
+}
+
+// payloadTranscript is the payload's transcript_path when it names a
+// regular file, "" when it is empty or names nothing.
+func payloadTranscript(p hookPayload) (string, error) {
+	if p.TranscriptPath == "" {
+		return "", nil
+	}
+	fi, err := os.Stat(p.TranscriptPath)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return p.TranscriptPath, nil
+	case err == nil:
+		return "", fmt.Errorf("transcript_path %s is not a regular file", p.TranscriptPath)
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("transcript_path: %w", err)
+	}
+	return "", nil
 }
 
 // missing is why a render has no transcript when path is "".

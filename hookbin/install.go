@@ -104,6 +104,13 @@ func parseInstallFlags(name string, args []string, stdout io.Writer) (cfg instal
 }
 
 func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
+	isCodex, args, err := hostCheck(args)
+	if err != nil {
+		return err
+	}
+	if isCodex {
+		return runInstallCodex(ctx, args, env, stdout, stderr)
+	}
 	cfg, help, err := parseInstallFlags("install", args, stdout)
 	if err != nil || help {
 		return err
@@ -141,6 +148,13 @@ func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stde
 }
 
 func runUninstall(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
+	isCodex, args, err := hostCheck(args)
+	if err != nil {
+		return err
+	}
+	if isCodex {
+		return runUninstallCodex(ctx, args, env, stdout)
+	}
 	cfg, help, err := parseInstallFlags("uninstall", args, stdout)
 	if err != nil || help {
 		return err
@@ -190,55 +204,71 @@ func refusePluginCache(hookbin, mcpserver string, env locate.Env) error {
 
 // finish writes the planned edits (unless it is a dry run) and prints the summary.
 func finish(ctx context.Context, cmd string, cfg installConfig, edits []*claudesettings.Edit, stdout io.Writer) error {
+	next := "Next: restart Claude Code (running sessions keep their old hooks and MCP servers), then run `hookbin doctor`.\n"
+	if cmd != "install" {
+		next = "Next: restart Claude Code so running sessions drop bottle's hooks and MCP server.\n"
+	}
+	return report(ctx, cmd, "(scope "+cfg.scope+")", "--scope "+cfg.scope, cfg.dryRun, edits, next, stdout)
+}
+
+// report writes the planned edits (unless dry) and prints what changed:
+// where says where bottle is (un)installed, flags how the command was
+// called, and next is the line after a change.
+func report(ctx context.Context, cmd, where, flags string, dry bool, edits []*claudesettings.Edit, next string, stdout io.Writer) error {
 	changed := anyChanged(edits)
 	var b strings.Builder
 	switch {
 	case !changed && cmd == "install":
-		fmt.Fprintf(&b, "bottle is already installed (scope %s); nothing changed.\n", cfg.scope)
+		fmt.Fprintf(&b, "bottle is already installed %s; nothing changed.\n", where)
 	case !changed:
-		fmt.Fprintf(&b, "bottle is not installed (scope %s); nothing changed.\n", cfg.scope)
-	case cfg.dryRun:
-		fmt.Fprintf(&b, "dry run: hookbin %s --scope %s would make these changes; nothing was written.\n", cmd, cfg.scope)
+		fmt.Fprintf(&b, "bottle is not installed %s; nothing changed.\n", where)
+	case dry:
+		fmt.Fprintf(&b, "dry run: hookbin %s %s would make these changes; nothing was written.\n", cmd, flags)
 	default:
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		now := time.Now()
-		for i, e := range edits {
-			if !e.Changed() {
-				continue
-			}
-			if err := e.Commit(now); err != nil {
-				if errors.Is(err, claudesettings.ErrChanged) {
-					err = fmt.Errorf("%s changed while hookbin was editing it; nothing was written to it, run the command again", e.Path)
-				}
-				if done := written(edits[:i]); done != "" {
-					return fmt.Errorf("%w (already written: %s)", err, done)
-				}
-				return err
-			}
+		if err := commitAll(edits); err != nil {
+			return err
 		}
 		verb := "installed"
 		if cmd == "uninstall" {
 			verb = "uninstalled"
 		}
-		fmt.Fprintf(&b, "bottle %s (scope %s).\n", verb, cfg.scope)
+		fmt.Fprintf(&b, "bottle %s %s.\n", verb, where)
 	}
 	for _, e := range edits {
-		b.WriteString(summary(e, cfg.dryRun))
+		b.WriteString(summary(e, dry))
 	}
-	if changed {
-		switch {
-		case cfg.dryRun:
-			fmt.Fprintf(&b, "Run it without --dry-run to apply.\n")
-		case cmd == "install":
-			fmt.Fprintf(&b, "Next: restart Claude Code (running sessions keep their old hooks and MCP servers), then run `hookbin doctor`.\n")
-		default:
-			fmt.Fprintf(&b, "Next: restart Claude Code so running sessions drop bottle's hooks and MCP server.\n")
-		}
+	switch {
+	case changed && dry:
+		b.WriteString("Run it without --dry-run to apply.\n")
+	case changed:
+		b.WriteString(next)
 	}
 	_, err := io.WriteString(stdout, b.String())
 	return err
+}
+
+// commitAll writes every edit that changes its file, in order; a failure
+// says which files were already written.
+func commitAll(edits []*claudesettings.Edit) error {
+	now := time.Now()
+	for i, e := range edits {
+		if !e.Changed() {
+			continue
+		}
+		if err := e.Commit(now); err != nil {
+			if errors.Is(err, claudesettings.ErrChanged) {
+				err = fmt.Errorf("%s changed while hookbin was editing it; nothing was written to it, run the command again", e.Path)
+			}
+			if done := written(edits[:i]); done != "" {
+				return fmt.Errorf("%w (already written: %s)", err, done)
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 func anyChanged(edits []*claudesettings.Edit) bool {

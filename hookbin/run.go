@@ -40,8 +40,8 @@ Commands:
   list [--project DIR]         list sessions with a transcript and/or claude-mem records
   expand ID... [--session S]   print the full record behind [#id]s
   search QUERY [--project DIR | --all]  search sessions' whole records (search --help)
-  install / uninstall          register bottle's hooks and MCP server in Claude Code
-  doctor                       check what is found, registered and working
+  install / uninstall          register bottle's hooks and MCP server in Claude Code (--host codex: in Codex)
+  doctor                       check what is found, registered and working (--host codex: the Codex install)
   version (-v, --version)      print the version
 
 Run "hookbin <command> --help" for a command's flags.

@@ -1,0 +1,352 @@
+//go:build unix
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"bottle/host/codex"
+)
+
+// codexEnv names the Codex CLI binary; without it TestCodex skips.
+const codexEnv = "BOTTLE_E2E_CODEX"
+
+// codexStepKill is when one codex run is killed; runs take a few seconds.
+const codexStepKill = 120 * time.Second
+
+// The Codex session's prompts, in order; the rollout must hold them verbatim.
+var codexPrompts = []string{
+	"Run the check. [codex prompt 1]\nCALL_SHELL: printf 'CODEX-%s\\n' SHELL-OUT",
+	"List bottle's sessions. [codex prompt 2]\nCALL_TOOL:mcp__bottle.list_sessions:{}",
+	"BIG_USAGE fill the context. [codex prompt 3]",
+	"Continue after the compaction. [codex prompt 4]",
+}
+
+// codexWorld is a scratch machine for the Codex CLI: a home with
+// CODEX_HOME, a work folder, the mock and bottle's data folder.
+type codexWorld struct {
+	t                                 *testing.T
+	codex                             string
+	bin                               binaries
+	root, home, codexHome, work, data string
+	mock                              *responsesMock
+	provider                          string // the mock provider's name
+}
+
+// TestCodex installs bottle into a scratch CODEX_HOME with "hookbin install
+// --host codex --trust", drives the real Codex CLI through a shell call, a
+// call of bottle's MCP server and an auto compaction before a resumed turn
+// (local, and remote for a provider named "OpenAI"), and checks that Codex
+// ran bottle's (trusted) hooks, offered and called bottle's MCP tools in the
+// mcp__bottle namespace, and wrote a rollout that host/codex reads: the
+// prompts and answers verbatim, the tool calls, the cwd and the compaction.
+func TestCodex(t *testing.T) {
+	bin := os.Getenv(codexEnv)
+	if bin == "" {
+		t.Skipf("set %s to a codex binary (scripts/install-codex.sh 0.171.0 prints one) to run the Codex end-to-end test", codexEnv)
+	}
+	t.Logf("isolation: %s", isolation)
+	bins := buildBinaries(t)
+	// A provider named "OpenAI" takes Codex's remote compaction, the path
+	// OpenAI's own users get: the summary is an encrypted item, and the
+	// rollout's history before it is the only readable record.
+	for _, provider := range []string{"mock", "OpenAI"} {
+		t.Run("provider "+provider, func(t *testing.T) {
+			w := newCodexWorld(t, bin, bins, provider)
+			out := w.hookbin("install", "--host", "codex", "--trust", "--codex", w.codex)
+			if !strings.Contains(out, "trusted bottle's 3 hooks") {
+				t.Fatalf("install --trust did not trust the hooks:\n%s", out)
+			}
+			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ trust:") {
+				t.Errorf("doctor does not see the trusted hooks:\n%s", out)
+			}
+			for i, p := range codexPrompts {
+				w.exec(i > 0, p)
+			}
+			w.checkRequests(w.mock.requests())
+			thread := w.checkHookLog()
+			w.checkRollout(thread)
+			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ rollouts: 1") {
+				t.Errorf("doctor does not count the rollout:\n%s", out)
+			}
+		})
+	}
+}
+
+func newCodexWorld(t *testing.T, codexBin string, bin binaries, provider string) *codexWorld {
+	root := t.TempDir()
+	if keep := os.Getenv(keepEnv); keep != "" {
+		root = filepath.Join(keep, "codex-"+provider+"-"+time.Now().UTC().Format("20060102T150405"))
+	}
+	w := &codexWorld{t: t, codex: codexBin, bin: bin, root: root, provider: provider,
+		home: filepath.Join(root, "home"), work: filepath.Join(root, "work"), data: filepath.Join(root, "data")}
+	w.codexHome = filepath.Join(w.home, ".codex")
+	for _, d := range []string{w.codexHome, w.work, w.data, filepath.Join(root, "tmp")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.mock = startResponsesMock(t)
+	// A user's config with comments: install must keep it byte for byte.
+	config := fmt.Sprintf(`# e2e: Codex offline against a mock Responses API
+model = "mock-model"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+model_auto_compact_token_limit = 10000   # BIG_USAGE reports 190000
+
+[model_providers.mock]
+name = %q   # "OpenAI": remote compaction
+base_url = %q
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[features]
+plugins = false   # no plugin sync: nothing leaves the machine
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[projects.%q]
+trust_level = "trusted"
+`, provider, w.mock.url, w.work)
+	if err := os.WriteFile(filepath.Join(w.codexHome, "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("scratch world: %s (set %s to keep it)", root, keepEnv)
+		}
+	})
+	return w
+}
+
+func (w *codexWorld) env() []string {
+	vars := map[string]string{
+		"PATH":                filepath.Dir(w.codex) + ":" + os.Getenv("PATH"),
+		"HOME":                w.home,
+		"CODEX_HOME":          w.codexHome,
+		"CLAUDE_MEM_DATA_DIR": w.data,
+		"MOCK_API_KEY":        "dummy",
+		"TMPDIR":              filepath.Join(w.root, "tmp"),
+		"LANG":                "C.UTF-8",
+		"TZ":                  "UTC",
+		"NO_PROXY":            "127.0.0.1,localhost",
+	}
+	if raceEnabled {
+		vars["GORACE"] = "atexit_sleep_ms=0"
+	}
+	out := make([]string, 0, len(vars))
+	for k, v := range vars {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// hookbin runs the built hookbin and returns its stdout; it fails the test
+// on a non-zero exit.
+func (w *codexWorld) hookbin(args ...string) string {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(w.t.Context(), codexStepKill)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, w.bin.hookbin, args...)
+	cmd.Dir, cmd.Env = w.work, w.env()
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Run(); err != nil {
+		w.t.Fatalf("hookbin %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, o.String(), e.String())
+	}
+	return o.String()
+}
+
+// exec runs "codex exec" (resumed: "codex exec resume --last") with prompt.
+func (w *codexWorld) exec(resume bool, prompt string) {
+	w.t.Helper()
+	args := []string{"exec", "--skip-git-repo-check", "--json"}
+	if resume {
+		args = append(args, "resume", "--last")
+	}
+	args = append(args, prompt)
+	ctx, cancel := context.WithTimeout(w.t.Context(), codexStepKill)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, w.codex, args...)
+	cmd.Dir, cmd.Env = w.work, w.env()
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	start := time.Now()
+	err := cmd.Run()
+	w.t.Logf("codex %s: %.1fs", strings.Join(args[:len(args)-1], " "), time.Since(start).Seconds())
+	if err != nil {
+		w.t.Fatalf("codex %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, tail(o.Bytes(), 3000), tail(e.Bytes(), 3000))
+	}
+}
+
+// checkRequests: Codex offered bottle's MCP tools in the mcp__bottle
+// namespace, called list_sessions and got its answer back, and compacted.
+func (w *codexWorld) checkRequests(reqs []codexRequest) {
+	t := w.t
+	var offered, called, compacted bool
+	for _, r := range reqs {
+		names := toolNames(r.body)
+		if slices.Contains(names, "mcp__bottle.read_bottle") && slices.Contains(names, "mcp__bottle.list_sessions") {
+			offered = true
+		}
+		if r.kind == "compaction" {
+			compacted = true
+		}
+		items, _ := r.body["input"].([]any)
+		for _, it := range items {
+			im, _ := it.(map[string]any)
+			if im["type"] == "function_call_output" && strings.Contains(r.reply, "AFTER-TOOL") {
+				if out := outputString(im["output"]); strings.Contains(out, "Sessions of the project") {
+					called = true
+				}
+			}
+		}
+	}
+	if !offered {
+		t.Errorf("no request offered mcp__bottle.read_bottle and list_sessions (tools of the first: %v)", toolNames(reqs[0].body))
+	}
+	if !called {
+		t.Error("the model's call of mcp__bottle.list_sessions got no answer back")
+	}
+	if !compacted {
+		t.Error("Codex sent no compaction request")
+	}
+}
+
+// checkHookLog: Codex ran bottle's hooks (trusted: no bypass flag), with
+// source compact after the compaction, and each recognised the Codex
+// thread. It returns the thread id.
+func (w *codexWorld) checkHookLog() string {
+	t := w.t
+	lines := readHookLog(t, filepath.Join(w.data, "logs", "bottle.log"))
+	if len(lines) == 0 {
+		t.Fatal("bottle's hook log is empty: Codex ran none of bottle's hooks")
+	}
+	var thread string
+	seen := map[string]bool{}
+	for _, l := range lines {
+		seen[l.hook+" "+l.val] = true
+		if strings.HasPrefix(l.outcome, "error") {
+			t.Errorf("hook failed: %s", l.raw)
+		}
+		if l.session != "" {
+			if thread != "" && l.session != thread {
+				t.Errorf("hooks ran for two threads: %s and %s", thread, l.session)
+			}
+			thread = l.session
+		}
+	}
+	for _, want := range []string{"session-start compact", "session-start resume", "stop ", "session-end other"} {
+		if !seen[want] {
+			t.Errorf("no %q hook run in the log:\n%s", want, joinRaw(lines))
+		}
+	}
+	for _, l := range lines {
+		if l.hook == "session-start" && l.val == "compact" && !strings.Contains(l.outcome, "codex thread:") {
+			t.Errorf("session-start after the compaction did not read the Codex thread: %s", l.raw)
+		}
+	}
+	return thread
+}
+
+func joinRaw(lines []hookLine) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.raw + "\n")
+	}
+	return b.String()
+}
+
+// checkRollout: host/codex finds the thread's rollout by id and reads the
+// prompts and answers verbatim, the tool calls, the cwd and the compaction.
+func (w *codexWorld) checkRollout(thread string) {
+	t := w.t
+	path, err := codex.Find(w.codexHome, thread)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := codex.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Diag.Malformed+r.Diag.UnknownTypes+r.Diag.Oversized > 0 || r.Diag.TornTail {
+		t.Errorf("rollout %s: %s", path, r.Diag)
+	}
+	var users, answers []string
+	var shell, mcp, compactions int
+	cwds := map[string]bool{}
+	for _, rec := range r.Records {
+		switch {
+		case rec.Item != nil && rec.Item.Type == codex.ItemMessage && rec.Item.Injected == "":
+			if rec.Item.Role == "user" {
+				users = append(users, rec.Item.Text)
+			} else {
+				answers = append(answers, rec.Item.Text)
+			}
+		case rec.Item != nil && rec.Item.Type == codex.ItemFunctionCall && rec.Item.Name == "exec_command" && strings.Contains(rec.Item.Arguments, "SHELL-OUT"):
+			shell++
+		case rec.Item != nil && rec.Item.Type == codex.ItemFunctionCall && rec.Item.Namespace == "mcp__bottle" && rec.Item.Name == "list_sessions":
+			mcp++
+		case rec.Compacted != nil:
+			compactions++
+		case rec.Turn != nil:
+			cwds[rec.Turn.Cwd] = true
+		}
+	}
+	if !slices.Equal(users, codexPrompts) {
+		t.Errorf("user messages in the rollout:\n%q\nwant the prompts:\n%q", users, codexPrompts)
+	}
+	wantAnswers := []string{"AFTER-TOOL", "AFTER-TOOL", "REPLY: BIG_USAGE fill the context. [codex prompt 3]", "REPLY: Continue after the compaction. [codex prompt 4]"}
+	if len(answers) != len(wantAnswers) {
+		t.Errorf("assistant messages in the rollout: %q, want %d", answers, len(wantAnswers))
+	} else {
+		for i, a := range answers {
+			if !strings.HasPrefix(a, wantAnswers[i]) {
+				t.Errorf("answer %d = %.80q, want it to start %q", i+1, a, wantAnswers[i])
+			}
+		}
+	}
+	for _, rec := range r.Records {
+		c := rec.Compacted
+		if c == nil {
+			continue
+		}
+		var last codex.Item
+		if n := len(c.Replacement); n > 0 {
+			last = c.Replacement[n-1]
+		}
+		switch {
+		case w.provider == "OpenAI" && (c.Summary != "" || last.Type != codex.ItemCompaction || !last.Encrypted):
+			t.Errorf("remote compaction: summary %q, last replacement item %+v; want no summary and an encrypted compaction item", c.Summary, last)
+		case w.provider != "OpenAI" && !strings.Contains(c.Summary, codexSummary):
+			t.Errorf("local compaction: summary %q, want it to hold %q", c.Summary, codexSummary)
+		}
+	}
+	if shell != 1 || mcp != 1 || compactions != 1 {
+		t.Errorf("rollout: %d exec_command calls, %d mcp__bottle.list_sessions calls, %d compactions; want 1 each", shell, mcp, compactions)
+	}
+	if !cwds[w.work] || len(cwds) != 1 {
+		t.Errorf("turn_context cwds %v, want only %s", cwds, w.work)
+	}
+	if t.Failed() {
+		data, _ := os.ReadFile(path)
+		t.Logf("rollout %s (%d bytes):\n%s", path, len(data), tail(data, 4000))
+	}
+}
