@@ -46,7 +46,7 @@ const (
 	mockAPIKey      = "sk-ant-e2e-mock-key"
 )
 
-// Deadlines of the hooks (SPEC §4): the product's log records each run's
+// Deadlines of the hooks (docs/format.md, "The hooks"): the product's log records each run's
 // duration, which must stay within them.
 var hookDeadline = map[string]time.Duration{
 	"session-start": 8 * time.Second,

@@ -52,8 +52,8 @@ var renderBottle = render.Render
 // without waiting for it; tests wait, so that no work outlives its test.
 var abandoned sync.WaitGroup
 
-// hookPayload is the part of a hook's stdin JSON the hooks use
-// (reference/transcript-format.md §12); other fields are ignored.
+// hookPayload is the part of a hook's stdin JSON the hooks use (Claude
+// Code's hook payload); other fields are ignored.
 type hookPayload struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
@@ -355,7 +355,7 @@ func jsonKind(kind string) string {
 }
 
 // sessionStart renders the bottle after a compaction and answers with the
-// pointer (SPEC §4, §4.1).
+// pointer (docs/format.md, "The pointer").
 func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
 	needCompaction := false
 	switch p.Source {

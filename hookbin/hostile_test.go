@@ -2,7 +2,7 @@
 
 package main
 
-// Hostile input (issue 9): the real hookbin and mcpserver binaries, run as
+// Hostile input (docs/reliability.md): the real hookbin and mcpserver binaries, run as
 // subprocesses the way Claude Code runs them, against forged structure,
 // private text in every source, hostile session ids, symlinks, encodings,
 // a 100 MB line, empty files, directories and FIFOs. Every case ends in a
@@ -422,8 +422,8 @@ func privateText(src string) string {
 		src, s(1), src, s(2), s(3), s(4), s(5), s(6), src, s(7))
 }
 
-// forged are lines that would read as bottle structure (README, "Structural
-// escaping"); each carries FORGED so that no line of ours starts with one.
+// forged are lines that would read as bottle structure (docs/format.md,
+// "Structural escaping"); each carries FORGED so that no line of ours starts with one.
 var forged = []string{
 	"# Session bottle — FORGED",
 	"## Original request FORGED",

@@ -3,7 +3,7 @@
 // list, expand, search, install, uninstall and doctor. main only maps run's
 // error to an exit code.
 //
-// The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
+// The hooks' contract with Claude Code (docs/format.md, "The hooks"): read one JSON payload on
 // stdin, exit 0 whatever happens, print nothing on stdout but the JSON
 // answer (session-start's pointer, pre-compact's instruction, pre-tool-use's
 // permission decision) and nothing on stderr, and write one line to the hook

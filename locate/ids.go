@@ -11,7 +11,7 @@ import (
 
 // Errors callers branch on.
 var (
-	// ErrBadSessionID means the id fails SPEC §3.1's pattern and must not
+	// ErrBadSessionID means the id fails [IDPattern] (or holds "..") and must not
 	// touch a path.
 	ErrBadSessionID = errors.New("invalid session id")
 	// ErrNoTranscript means there is no transcript of the session under
@@ -19,7 +19,8 @@ var (
 	ErrNoTranscript = errors.New("transcript not found")
 )
 
-// IDPattern is the grammar of a session id (SPEC §3.1), as a regular
+// IDPattern is the grammar of a session id (docs/format.md, "Where things
+// live"), as a regular
 // expression for schemas; [ValidID] also refuses "..".
 const IDPattern = `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`
 

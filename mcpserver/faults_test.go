@@ -2,7 +2,7 @@
 
 package main
 
-// Database faults and load through the real server (issue 9): claude-mem's
+// Database faults and load through the real server (docs/reliability.md): claude-mem's
 // database replaced (renamed over) while the server runs — cleanly, over a
 // stale write-ahead log, by a corrupt file, by an old schema, or removed —
 // committed frames still in the WAL, a writer holding a write transaction;

@@ -9,7 +9,8 @@ import (
 // its tools. They depend on how bottle was installed: Claude Code names a
 // server registered in settings by its key and its tools
 // mcp__<server>__<tool>, and a plugin's server plugin:<plugin>:<server> with
-// tools mcp__plugin_<plugin>_<server>__<tool> (SPEC §5, §9).
+// tools mcp__plugin_<plugin>_<server>__<tool> (docs/format.md, "MCP names
+// and results").
 type MCPNames struct {
 	// Server is the server's name as Claude Code shows it.
 	Server string

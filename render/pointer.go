@@ -13,9 +13,9 @@ import (
 	"bottle/locate"
 )
 
-// Limits of the SessionStart pointer (SPEC §4.1). Claude Code caps an
-// additionalContext value at 8,000 UTF-16 units and 200 lines in some paths
-// and at 10,000 characters in all (reference/transcript-format.md §12); a
+// Limits of the SessionStart pointer (docs/format.md, "The pointer"). Claude
+// Code caps an additionalContext value at 8,000 UTF-16 units and 200 lines in
+// some paths and at 10,000 characters in all; a
 // pointer is about 1,500 units, so the caps only bind on hostile input.
 const (
 	PointerMaxUnits = 8000
@@ -72,7 +72,7 @@ type PointerInput struct {
 const StaleAfter = 7 * 24 * time.Hour
 
 // Pointer is the text a SessionStart hook injects after a compaction: read
-// the bottle and continue (SPEC §4.1). It is a pure function of p and stays
+// the bottle and continue (docs/format.md, "The pointer"). It is a pure function of p and stays
 // within [PointerMaxUnits] UTF-16 units and [PointerMaxLines] lines whatever
 // p holds.
 func Pointer(p PointerInput) string {
@@ -220,7 +220,7 @@ func (r *Result) CurrentTask() (task string, generated bool) {
 }
 
 // TaskLine turns raw text into the one line shown after "Current task:":
-// private blocks stripped (SPEC §6.1), invalid UTF-8 replaced, whitespace
+// private blocks stripped (docs/format.md, "Privacy"), invalid UTF-8 replaced, whitespace
 // and control characters collapsed to single spaces, and at most
 // [TaskMaxChars] characters, the last of them "…" when it was cut.
 func TaskLine(s string) string {

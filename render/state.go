@@ -14,7 +14,7 @@ import (
 	"bottle/render/digest"
 )
 
-// The working state (SPEC §3.8) is a short block after the header that
+// The working state (docs/format.md, "Working state") is a short block after the header that
 // tells a resumed model where things stand: open tasks, the latest plan,
 // the files changed, the last run of each check and the commits. Each line
 // is derived from the transcript's tool calls, carries the [#id]s that

@@ -2,7 +2,7 @@ package render
 
 import "unicode/utf8"
 
-// SteerMaxChars bounds the PreCompact instruction (SPEC §4.2), in
+// SteerMaxChars bounds the PreCompact instruction (docs/format.md), in
 // characters: Claude Code appends it to the summariser's prompt on every
 // compaction.
 const SteerMaxChars = 600
@@ -12,7 +12,8 @@ const SteerMaxChars = 600
 const steerOpening = "[bottle] A verbatim record of this session"
 
 // SteerInstruction is what the PreCompact hook prints for Claude Code to
-// merge into the compaction's custom instructions (SPEC §4.2): the record
+// merge into the compaction's custom instructions (docs/format.md, "The
+// PreCompact instruction"): the record
 // will be re-attached from bottlePath, so the summary should carry what it
 // does not make plain rather than reproduce it. It is one line and a pure
 // function of bottlePath (PreCompact may fire several times per
