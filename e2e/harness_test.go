@@ -14,12 +14,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"bottle/internal/testbin"
 )
 
 // Environment variables of the test.
@@ -59,28 +60,13 @@ var hookDeadline = map[string]time.Duration{
 // binaries are the freshly built product binaries.
 type binaries struct{ hookbin, mcpserver string }
 
-// buildBinaries builds hookbin and mcpserver from this module into a temp
-// dir, with the race detector when the test itself has it.
+// buildBinaries returns hookbin and mcpserver built from this module once
+// per test run (internal/testbin), with the race detector when the test
+// itself has it.
 func buildBinaries(t *testing.T) binaries {
 	t.Helper()
-	dir := t.TempDir()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	args = append(args, "bottle/hookbin", "bottle/mcpserver")
-	start := time.Now()
-	cmd := exec.CommandContext(t.Context(), goBin, args...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	t.Logf("built hookbin and mcpserver (race=%v) in %.1fs", raceEnabled, time.Since(start).Seconds())
-	return binaries{hookbin: filepath.Join(dir, "hookbin"), mcpserver: filepath.Join(dir, "mcpserver")}
+	b := testbin.For(t, raceEnabled)
+	return binaries{hookbin: b.Hookbin, mcpserver: b.MCPServer}
 }
 
 // claudeVersion is "2.1.332" for "2.1.332 (Claude Code)".

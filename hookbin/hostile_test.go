@@ -40,59 +40,23 @@ import (
 
 	"bottle/claudemem/memtest"
 	"bottle/internal/hooklog"
+	"bottle/internal/testbin"
 	"bottle/locate"
 	"bottle/privacy"
 	"bottle/render"
 )
 
-// origEnv is the environment the test binary started with, before any
-// t.Setenv: the binaries are built with the user's Go caches.
-var origEnv = os.Environ()
-
-// bins holds hookbin and mcpserver, built once per test binary.
-var bins struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if bins.dir != "" {
-		os.RemoveAll(bins.dir)
-	}
-	os.Exit(code)
-}
-
-// binaries builds hookbin and mcpserver (without -race: the subprocesses'
-// timings are those of a release build) into a folder every user may read,
-// so that tests can run them as an unprivileged user too.
+// binaries returns hookbin and mcpserver, built once per test run
+// (internal/testbin) and without -race, so that the subprocesses' timings
+// are those of a release build, into a folder every user may read, so that
+// tests can run them as an unprivileged user too.
 func binaries(t testing.TB) (hookbinPath, mcpserverPath string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the binaries; not in -short")
 	}
-	bins.once.Do(func() {
-		dir, err := os.MkdirTemp("", "bottle-reliability-bin-")
-		if err != nil {
-			bins.err = err
-			return
-		}
-		bins.dir = dir
-		if err := os.Chmod(dir, 0o755); err != nil {
-			bins.err = err
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), ".", "../mcpserver")
-		cmd.Env = origEnv
-		if out, err := cmd.CombinedOutput(); err != nil {
-			bins.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if bins.err != nil {
-		t.Fatal(bins.err)
-	}
-	return filepath.Join(bins.dir, "hookbin"), filepath.Join(bins.dir, "mcpserver")
+	b := testbin.For(t, false)
+	return b.Hookbin, b.MCPServer
 }
 
 // sandbox is a scratch machine for subprocess runs: a home with Claude Code's

@@ -39,6 +39,7 @@ var moduleImports = map[string][]string{
 	"internal/fidelity":          {"render", "host/claudecode/transcript"},
 	"internal/hooklog":           {},
 	"internal/gentranscript":     {},
+	"internal/testbin":           {},
 	"tools":                      {"render", "bottles", "claudemem", "locate", "privacy", "search"},
 	"hookbin":                    {"render", "bottles", "claudemem", "locate", "privacy", "search", "internal/claudesettings", "internal/hooklog"},
 	"mcpserver":                  {"locate", "search", "tools", "internal/hooklog"},
