@@ -18,7 +18,8 @@
 // expands with render, stores with bottles and edits Claude Code's
 // settings with internal/claudesettings. It may import those, claudemem
 // (doctor's database check), search (search), privacy (what
-// the hook log quotes of a failure is stripped) and internal/hooklog.
+// the hook log quotes of a failure is stripped), internal/hooklog and
+// internal/version.
 package main
 
 import (

@@ -40,9 +40,10 @@ var moduleImports = map[string][]string{
 	"internal/hooklog":           {},
 	"internal/gentranscript":     {},
 	"internal/testbin":           {},
+	"internal/version":           {},
 	"tools":                      {"render", "bottles", "claudemem", "locate", "privacy", "search"},
-	"hookbin":                    {"render", "bottles", "claudemem", "locate", "privacy", "search", "internal/claudesettings", "internal/hooklog"},
-	"mcpserver":                  {"locate", "search", "tools", "internal/hooklog"},
+	"hookbin":                    {"render", "bottles", "claudemem", "locate", "privacy", "search", "internal/claudesettings", "internal/hooklog", "internal/version"},
+	"mcpserver":                  {"locate", "search", "tools", "internal/hooklog", "internal/version"},
 	"e2e":                        {},
 	"scripts/gentranscript":      {"internal/gentranscript"},
 }
