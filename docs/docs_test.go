@@ -24,12 +24,18 @@ import (
 // install and run it); what developers need lives under docs/.
 const readmeMaxLines = 400
 
-func TestREADMELength(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+// repoFile is a file of the repository, named from its root.
+func repoFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(name)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), "\n"); n > readmeMaxLines {
+	return string(b)
+}
+
+func TestREADMELength(t *testing.T) {
+	if n := strings.Count(repoFile(t, "README.md"), "\n"); n > readmeMaxLines {
 		t.Errorf("README.md has %d lines, more than %d: move what is not for users to docs/", n, readmeMaxLines)
 	}
 }
@@ -256,17 +262,9 @@ func compareFuzz(lists map[string][]fuzzTarget) []string {
 // TestFuzzTargets: docs/testing.md's fuzz table, .ci/run's fuzz list and the
 // code's Fuzz functions name the same targets in the same packages.
 func TestFuzzTargets(t *testing.T) {
-	run, err := os.ReadFile(filepath.Join("..", ".ci", "run"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile("testing.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	lists := map[string][]fuzzTarget{
-		".ci/run":         ciFuzzTargets(string(run)),
-		"docs/testing.md": docFuzzTargets(string(page)),
+		".ci/run":         ciFuzzTargets(repoFile(t, ".ci/run")),
+		"docs/testing.md": docFuzzTargets(repoFile(t, "docs/testing.md")),
 		"the code":        codeFuzzTargets(t, ".."),
 	}
 	if len(lists["the code"]) == 0 {
@@ -352,4 +350,23 @@ func hasAnchor(markdown, a string) bool {
 		}
 	}
 	return false
+}
+
+// TestREADMETestCommand: the test command the README gives is the one
+// .ci/run runs, so a green CI run is the README's command passing.
+func TestREADMETestCommand(t *testing.T) {
+	_, tests, ok := strings.Cut(repoFile(t, "README.md"), "\n## Tests\n")
+	if !ok {
+		t.Fatal("README.md has no ## Tests section")
+	}
+	_, block, ok := strings.Cut(tests, "```sh\n")
+	if !ok {
+		t.Fatal("README.md's Tests section has no sh block")
+	}
+	command, _, _ := strings.Cut(block, "\n")
+	command, _, _ = strings.Cut(command, "#")
+	command = strings.TrimSpace(command)
+	if !strings.HasPrefix(command, "go test") || !slices.Contains(strings.Split(repoFile(t, ".ci/run"), "\n"), command) {
+		t.Errorf("README.md's test command %q is not a line of .ci/run", command)
+	}
 }

@@ -61,31 +61,8 @@ var coreForbidden = []string{"bottle/tools", "bottle/hookbin", "bottle/mcpserver
 // in-module packages its entry allows, and the core (render/, internal/)
 // imports no MCP or logging package and never writes to stdout or stderr.
 func TestLayout(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs := map[string][]*ast.File{}
 	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		rel = filepath.ToSlash(rel)
-		pkgs[rel] = append(pkgs[rel], f)
-		return nil
-	})
+	pkgs, err := moduleFiles(fset, "..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +147,7 @@ func TestArchitectureMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actual, err := moduleImportsOf(filepath.Join(".."))
+	actual, err := moduleImportsOf("..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,11 +254,10 @@ func compareArchitectureMap(listed, actual map[string][]string) []string {
 	return problems
 }
 
-// moduleImportsOf maps every package of the module under root that has
-// non-test Go files to the module packages those files import, sorted.
-func moduleImportsOf(root string) (map[string][]string, error) {
-	actual := map[string][]string{}
-	fset := token.NewFileSet()
+// moduleFiles parses the non-test Go files of the module under root, by
+// package (its folder, relative to root).
+func moduleFiles(fset *token.FileSet, root string) (map[string][]*ast.File, error) {
+	pkgs := map[string][]*ast.File{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -292,27 +268,40 @@ func moduleImportsOf(root string) (map[string][]string, error) {
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		rel = filepath.ToSlash(rel)
-		imports := actual[rel]
-		if imports == nil {
-			imports = []string{}
-		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if dep, ok := strings.CutPrefix(p, "bottle/"); ok && !slices.Contains(imports, dep) {
-				imports = append(imports, dep)
+		pkgs[rel] = append(pkgs[rel], f)
+		return nil
+	})
+	return pkgs, err
+}
+
+// moduleImportsOf maps every package of the module under root that has
+// non-test Go files to the module packages those files import, sorted.
+func moduleImportsOf(root string) (map[string][]string, error) {
+	pkgs, err := moduleFiles(token.NewFileSet(), root)
+	if err != nil {
+		return nil, err
+	}
+	actual := map[string][]string{}
+	for name, files := range pkgs {
+		imports := []string{}
+		for _, f := range files {
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if dep, ok := strings.CutPrefix(p, "bottle/"); ok && !slices.Contains(imports, dep) {
+					imports = append(imports, dep)
+				}
 			}
 		}
 		slices.Sort(imports)
-		actual[rel] = imports
-		return nil
-	})
-	return actual, err
+		actual[name] = imports
+	}
+	return actual, nil
 }
 
 // TestREADMEExample: the README's sample bottle is what
