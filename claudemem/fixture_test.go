@@ -2,11 +2,11 @@ package claudemem
 
 import (
 	"database/sql"
-
-	"bottle/claudemem/memtest"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"bottle/claudemem/memtest"
 )
 
 // Fixture schemas, written after claude-mem's own DDL (its 13.25 schema):
