@@ -39,6 +39,10 @@ type Binaries struct {
 // t.Setenv: the binaries are built with the user's Go caches.
 var startEnv = os.Environ()
 
+// tempDir is the system's temporary folder as the test binary started:
+// every test binary of a run finds the same builds whatever a test sets.
+var tempDir = os.TempDir()
+
 const (
 	prefix = "bottle-testbin-"
 	// staleLock is how long a build may hold the lock before another test
@@ -72,7 +76,7 @@ func Build(race bool) (b Binaries, built bool, err error) {
 	if err != nil {
 		return Binaries{}, false, err
 	}
-	dir := filepath.Join(os.TempDir(), prefix+key)
+	dir := filepath.Join(tempDir, prefix+key)
 	b = Binaries{Hookbin: filepath.Join(dir, exe("hookbin")), MCPServer: filepath.Join(dir, exe("mcpserver"))}
 	done := filepath.Join(dir, "ok")
 	lock := dir + ".lock"
@@ -100,7 +104,7 @@ func Build(race bool) (b Binaries, built bool, err error) {
 	}
 	prune()
 	os.RemoveAll(dir) // a build that did not finish
-	tmp, err := os.MkdirTemp("", prefix+"build-")
+	tmp, err := os.MkdirTemp(tempDir, prefix+"build-")
 	if err != nil {
 		return Binaries{}, false, err
 	}
@@ -189,7 +193,7 @@ func goTool() string {
 
 // prune removes builds no test has used for keepFor.
 func prune() {
-	old, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
+	old, _ := filepath.Glob(filepath.Join(tempDir, prefix+"*"))
 	for _, d := range old {
 		if strings.HasSuffix(d, ".lock") || strings.HasPrefix(filepath.Base(d), prefix+"build-") {
 			continue

@@ -1,0 +1,67 @@
+package testbin
+
+import (
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestBuildOnce: callers at once get the same binaries and at most one of
+// them builds; the binaries run.
+func TestBuildOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries; not in -short")
+	}
+	const callers = 3
+	var (
+		wg    sync.WaitGroup
+		got   [callers]Binaries
+		built [callers]bool
+		errs  [callers]error
+	)
+	for i := range callers {
+		wg.Go(func() { got[i], built[i], errs[i] = Build(false) })
+	}
+	wg.Wait()
+	builds := 0
+	for i := range callers {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if got[i] != got[0] {
+			t.Errorf("caller %d got %+v, caller 0 %+v", i, got[i], got[0])
+		}
+		if built[i] {
+			builds++
+		}
+	}
+	if builds > 1 {
+		t.Errorf("%d of %d callers built the binaries, want at most one", builds, callers)
+	}
+	for _, bin := range []string{got[0].Hookbin, got[0].MCPServer} {
+		out, err := exec.Command(bin, "--version").Output()
+		if err != nil || !strings.Contains(string(out), " ") {
+			t.Errorf("%s --version = %q, %v", bin, out, err)
+		}
+	}
+}
+
+// TestSourceKey: the key is stable, and the race detector is part of it.
+func TestSourceKey(t *testing.T) {
+	a, err := sourceKey(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sourceKey(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sourceKey(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b || a == r {
+		t.Errorf("keys %s, %s (race: %s): want the first two equal and the race key different", a, b, r)
+	}
+}
