@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -69,9 +70,32 @@ func For(t testing.TB, race bool) Binaries {
 	return b
 }
 
+// memo keeps each test binary's answer: the sources do not change during
+// a run, so the key is worked out once per flavour.
+var memo struct {
+	sync.Mutex
+	done map[bool]Binaries
+}
+
 // Build returns the binaries, building them unless a build of the same
 // sources exists; built says whether this call built them.
 func Build(race bool) (b Binaries, built bool, err error) {
+	memo.Lock()
+	defer memo.Unlock()
+	if b, ok := memo.done[race]; ok {
+		return b, false, nil
+	}
+	b, built, err = build(race)
+	if err == nil {
+		if memo.done == nil {
+			memo.done = map[bool]Binaries{}
+		}
+		memo.done[race] = b
+	}
+	return b, built, err
+}
+
+func build(race bool) (b Binaries, built bool, err error) {
 	key, err := sourceKey(race)
 	if err != nil {
 		return Binaries{}, false, err

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestBuildOnce: callers at once get the same binaries and at most one of
-// them builds; the binaries run.
+// TestBuildOnce: callers at once — as the test binaries of one run are —
+// get the same binaries and at most one of them builds (the lock folder);
+// the binaries run; Build remembers its answer.
 func TestBuildOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binaries; not in -short")
@@ -21,7 +22,7 @@ func TestBuildOnce(t *testing.T) {
 		errs  [callers]error
 	)
 	for i := range callers {
-		wg.Go(func() { got[i], built[i], errs[i] = Build(false) })
+		wg.Go(func() { got[i], built[i], errs[i] = build(false) })
 	}
 	wg.Wait()
 	builds := 0
@@ -38,6 +39,11 @@ func TestBuildOnce(t *testing.T) {
 	}
 	if builds > 1 {
 		t.Errorf("%d of %d callers built the binaries, want at most one", builds, callers)
+	}
+	if b, again, err := Build(false); err != nil || b != got[0] {
+		t.Errorf("Build = %+v, %v; want %+v", b, err, got[0])
+	} else if _, again, _ = Build(false); again {
+		t.Error("a second Build in one test binary built again")
 	}
 	for _, bin := range []string{got[0].Hookbin, got[0].MCPServer} {
 		out, err := exec.Command(bin, "--version").Output()
