@@ -46,10 +46,13 @@ var tempDir = os.TempDir()
 
 const (
 	prefix = "bottle-testbin-"
-	// staleLock is how long a build may hold the lock before another test
-	// binary takes it over: a build with an empty Go cache on a loaded
-	// machine takes minutes.
-	staleLock = 15 * time.Minute
+	// heartbeat is how often a build touches its lock, and staleLock how
+	// long a lock may go untouched before another test binary takes it
+	// over: its builder was killed (an interrupted go test), and waiting
+	// for a build with an empty Go cache on a loaded machine must not end
+	// early.
+	heartbeat = 2 * time.Second
+	staleLock = 30 * time.Second
 	// keepFor is how long an unused build is kept before a later build
 	// removes it.
 	keepFor = 48 * time.Hour
@@ -100,7 +103,13 @@ func build(race bool) (b Binaries, built bool, err error) {
 	if err != nil {
 		return Binaries{}, false, err
 	}
-	dir := filepath.Join(tempDir, prefix+key)
+	return buildAt(filepath.Join(tempDir, prefix+key), race)
+}
+
+// buildAt returns the binaries in dir, building them there unless they
+// are; a lock folder beside dir lets one caller build while the others
+// wait.
+func buildAt(dir string, race bool) (b Binaries, built bool, err error) {
 	b = Binaries{Hookbin: filepath.Join(dir, exe("hookbin")), MCPServer: filepath.Join(dir, exe("mcpserver"))}
 	done := filepath.Join(dir, "ok")
 	lock := dir + ".lock"
@@ -123,6 +132,20 @@ func build(race bool) (b Binaries, built bool, err error) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	defer os.Remove(lock)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		t := time.NewTicker(heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				_ = os.Chtimes(lock, now, now)
+			}
+		}
+	}()
 	if _, err := os.Stat(done); err == nil { // built while this one waited
 		return b, false, nil
 	}
@@ -148,6 +171,9 @@ func build(race bool) (b Binaries, built bool, err error) {
 		return Binaries{}, false, err
 	}
 	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(done); statErr == nil { // a builder that took over a stale lock finished first
+			return b, true, nil
+		}
 		return Binaries{}, false, fmt.Errorf("keep the build: %w", err)
 	}
 	return b, true, nil

@@ -1,10 +1,15 @@
 package testbin
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestBuildOnce: callers at once — as the test binaries of one run are —
@@ -69,5 +74,35 @@ func TestSourceKey(t *testing.T) {
 	}
 	if a != b || a == r {
 		t.Errorf("keys %s, %s (race: %s): want the first two equal and the race key different", a, b, r)
+	}
+}
+
+// TestStaleLock: a lock its builder no longer touches (the builder was
+// killed) is taken over instead of waited on.
+func TestStaleLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries; not in -short")
+	}
+	dir := filepath.Join(t.TempDir(), "bin") // not the shared build: other packages' tests run it
+	lock := dir + ".lock"
+	if err := os.Mkdir(lock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * staleLock)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, _, err := buildAt(dir, false); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Minute):
+		t.Fatal("build waited on a stale lock")
+	}
+	if _, err := os.Stat(lock); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock is left after the build: %v", err)
 	}
 }
