@@ -57,7 +57,7 @@ func Written(dir, id string, n int) (path string, head []byte, modified time.Tim
 }
 
 // Write writes data as the bottle of session id in dir atomically
-// (SPEC §3.7): a temp sibling, fsync, rename. The folder is created 0700 and
+// (docs/format.md, "Writing"): a temp sibling, fsync, rename. The folder is created 0700 and
 // the file is 0600; a failed write leaves the previous bottle intact and no
 // temp file behind.
 func Write(dir, id string, data []byte) (string, error) {

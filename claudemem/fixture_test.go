@@ -2,15 +2,15 @@ package claudemem
 
 import (
 	"database/sql"
-
-	"bottle/claudemem/memtest"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"bottle/claudemem/memtest"
 )
 
-// Fixture schemas, written after claude-mem's own DDL
-// (shared/reference/claude-mem-schema.sql): only the four tables this package
+// Fixture schemas, written after claude-mem's own DDL (its 13.25 schema):
+// only the four tables this package
 // reads, with their indexes, so that query plans are realistic.
 
 const schemaCurrent = memtest.SchemaCurrent

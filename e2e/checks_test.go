@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// pointerMark starts the pointer the SessionStart hook injects (SPEC §4.1).
+// pointerMark starts the pointer the SessionStart hook injects (docs/format.md, "The pointer").
 const pointerMark = "# [bottle] Endless Mode"
 
 // pointerRE matches a whole pointer: heading, path line and the lines down to

@@ -387,7 +387,8 @@ func scenario(t *testing.T, w *world, mem bool) {
 	w.checkMCPStdio(sid)
 }
 
-// archiveNameRE is the name of an archived bottle (SPEC §3.1).
+// archiveNameRE is the name of an archived bottle (docs/format.md, "Where
+// things live").
 var archiveNameRE = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[A-Za-z0-9._-]+\.md$`)
 
 // createMemDB builds the claude-mem database from testdata/claudemem.sql

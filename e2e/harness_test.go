@@ -14,12 +14,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"bottle/internal/testbin"
 )
 
 // Environment variables of the test.
@@ -46,7 +47,7 @@ const (
 	mockAPIKey      = "sk-ant-e2e-mock-key"
 )
 
-// Deadlines of the hooks (SPEC §4): the product's log records each run's
+// Deadlines of the hooks (docs/format.md, "The hooks"): the product's log records each run's
 // duration, which must stay within them.
 var hookDeadline = map[string]time.Duration{
 	"session-start": 8 * time.Second,
@@ -59,28 +60,13 @@ var hookDeadline = map[string]time.Duration{
 // binaries are the freshly built product binaries.
 type binaries struct{ hookbin, mcpserver, pretooluse string }
 
-// buildBinaries builds hookbin, mcpserver and pretooluse from this module into a temp
-// dir, with the race detector when the test itself has it.
+// buildBinaries returns hookbin, mcpserver and pretooluse built from this
+// module once per test run (internal/testbin), with the race detector when
+// the test itself has it.
 func buildBinaries(t *testing.T) binaries {
 	t.Helper()
-	dir := t.TempDir()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	args = append(args, "bottle/hookbin", "bottle/mcpserver", "bottle/pretooluse")
-	start := time.Now()
-	cmd := exec.CommandContext(t.Context(), goBin, args...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	t.Logf("built hookbin, mcpserver and pretooluse (race=%v) in %.1fs", raceEnabled, time.Since(start).Seconds())
-	return binaries{hookbin: filepath.Join(dir, "hookbin"), mcpserver: filepath.Join(dir, "mcpserver"), pretooluse: filepath.Join(dir, "pretooluse")}
+	b := testbin.For(t, raceEnabled)
+	return binaries{hookbin: b.Hookbin, mcpserver: b.MCPServer, pretooluse: b.PreToolUse}
 }
 
 // claudeVersion is "2.1.332" for "2.1.332 (Claude Code)".

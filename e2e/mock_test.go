@@ -14,7 +14,7 @@ import (
 
 // The mock Messages API. Claude Code, with CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1,
 // sends nothing but POST /v1/messages?beta=true with "stream": true
-// (reference/claude-code-e2e.md, "Endpoints Claude Code called"); the mock
+// (as observed with 2.1.332 and 2.1.197); the mock
 // answers those from a queue of scripted turns and records every request. It
 // doubles as the proxy trap: HTTP(S)_PROXY point at it, and a CONNECT (an
 // attempt to reach another host) is recorded and refused.

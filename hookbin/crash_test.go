@@ -2,8 +2,8 @@
 
 package main
 
-// Crashes (issue 9): a render killed with SIGKILL while it writes the bottle
-// leaves the previous bottle intact (SPEC §3.7, §6.4); the temp file it
+// Crashes (docs/reliability.md): a render killed with SIGKILL while it writes
+// the bottle leaves the previous bottle intact (docs/format.md, "Writing"); the temp file it
 // leaves is removed by a later write once it is stale.
 
 import (

@@ -190,7 +190,8 @@ func checkDB(ctx context.Context, env locate.Env) checkLine {
 	path := env.DBPath()
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		// Standalone mode is a supported setup, not a fault: bottles then
-		// digest tool activity from the transcript alone (SPEC §3.5).
+		// digest tool activity from the transcript alone (docs/format.md,
+		// "Tool digests").
 		return checkLine{statusOK, "claude-mem DB: none (standalone mode: tool activity is digested from transcripts; " +
 			"a claude-mem DB at " + path + " would be read)", "if claude-mem keeps its data elsewhere, set CLAUDE_MEM_DATA_DIR"}
 	}
@@ -595,8 +596,8 @@ func checkLastRun(env locate.Env) checkLine {
 }
 
 // checkEndlessMode warns when claude-mem's own endless mode may write bottles
-// into the same folder as bottle. claude-mem 13.25.3 has no such feature
-// (reference/claude-mem-internals.md §8); its plans put bottles in
+// into the same folder as bottle. claude-mem 13.25.3 has no such feature;
+// its plans put bottles in
 // <data>/bottles, bottle's default too. So any claude-mem setting whose name
 // mentions ENDLESS or BOTTLE and is switched on counts.
 func checkEndlessMode(env locate.Env) checkLine {

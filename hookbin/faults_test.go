@@ -2,7 +2,7 @@
 
 package main
 
-// Environment faults (issue 9): a read-only bottles folder (as an
+// Environment faults (docs/reliability.md): a read-only bottles folder (as an
 // unprivileged user, and as a read-only bind mount), a full disk (a file-size
 // limit, a full tmpfs, a full stdout), a missing HOME, an unreadable or
 // hostile claude-mem settings file, a locked database. CI runs as root,

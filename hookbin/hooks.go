@@ -47,8 +47,8 @@ const pluginRootEnv = "CLAUDE_PLUGIN_ROOT"
 // renderBottle renders a bottle. Tests replace it to make a render slow.
 var renderBottle = render.Render
 
-// hookPayload is the part of a hook's stdin JSON the hooks use
-// (reference/transcript-format.md §12); other fields are ignored.
+// hookPayload is the part of a hook's stdin JSON the hooks use (Claude
+// Code's hook payload); other fields are ignored.
 type hookPayload struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
@@ -294,7 +294,7 @@ func readPayload(r io.Reader) (hookPayload, error) {
 }
 
 // sessionStart renders the bottle after a compaction and answers with the
-// pointer (SPEC §4, §4.1).
+// pointer (docs/format.md, "The pointer").
 func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
 	needCompaction := false
 	switch p.Source {

@@ -161,7 +161,7 @@ func payloadJSON(t *testing.T, fields map[string]any) string {
 
 // TestSessionStartMatrix runs session-start for every source against every
 // state of the session's sources: the answer is one pointer exactly where
-// SPEC §4 wants one, else nothing, and the hook always returns nil in time.
+// the hooks' contract (docs/format.md, "The hooks") wants one, else nothing, and the hook always returns nil in time.
 func TestSessionStartMatrix(t *testing.T) {
 	const id = "11111111-2222-4333-8444-555555555555"
 	type state struct {
@@ -267,7 +267,7 @@ func TestSessionStartMatrix(t *testing.T) {
 }
 
 // e2ePayloads are the hook payloads Claude Code 2.1.332 sent in the end-to-end
-// run (reference/claude-code-e2e.md), in order, plus the shapes 2.1.197 sends
+// run (the e2e test's hook log), in order, plus the shapes 2.1.197 sends
 // differently. $TP stands for the transcript path.
 var e2ePayloads = []struct {
 	name    string

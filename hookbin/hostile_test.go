@@ -2,7 +2,7 @@
 
 package main
 
-// Hostile input (issue 9): the real hookbin and mcpserver binaries, run as
+// Hostile input (docs/reliability.md): the real hookbin and mcpserver binaries, run as
 // subprocesses the way Claude Code runs them, against forged structure,
 // private text in every source, hostile session ids, symlinks, encodings,
 // a 100 MB line, empty files, directories and FIFOs. Every case ends in a
@@ -41,60 +41,24 @@ import (
 	"bottle/claudemem/memtest"
 	"bottle/ident"
 	"bottle/internal/hooklog"
+	"bottle/internal/testbin"
 	"bottle/locate"
 	"bottle/pointer"
 	"bottle/privacy"
 	"bottle/render"
 )
 
-// origEnv is the environment the test binary started with, before any
-// t.Setenv: the binaries are built with the user's Go caches.
-var origEnv = os.Environ()
-
-// bins holds hookbin and mcpserver, built once per test binary.
-var bins struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if bins.dir != "" {
-		os.RemoveAll(bins.dir)
-	}
-	os.Exit(code)
-}
-
-// binaries builds hookbin and mcpserver (without -race: the subprocesses'
-// timings are those of a release build) into a folder every user may read,
-// so that tests can run them as an unprivileged user too.
+// binaries returns hookbin and mcpserver, built once per test run
+// (internal/testbin) and without -race, so that the subprocesses' timings
+// are those of a release build, into a folder every user may read, so that
+// tests can run them as an unprivileged user too.
 func binaries(t testing.TB) (hookbinPath, mcpserverPath string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the binaries; not in -short")
 	}
-	bins.once.Do(func() {
-		dir, err := os.MkdirTemp("", "bottle-reliability-bin-")
-		if err != nil {
-			bins.err = err
-			return
-		}
-		bins.dir = dir
-		if err := os.Chmod(dir, 0o755); err != nil {
-			bins.err = err
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), ".", "../mcpserver")
-		cmd.Env = origEnv
-		if out, err := cmd.CombinedOutput(); err != nil {
-			bins.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if bins.err != nil {
-		t.Fatal(bins.err)
-	}
-	return filepath.Join(bins.dir, "hookbin"), filepath.Join(bins.dir, "mcpserver")
+	b := testbin.For(t, false)
+	return b.Hookbin, b.MCPServer
 }
 
 // sandbox is a scratch machine for subprocess runs: a home with Claude Code's
@@ -424,8 +388,8 @@ func privateText(src string) string {
 		src, s(1), src, s(2), s(3), s(4), s(5), s(6), src, s(7))
 }
 
-// forged are lines that would read as bottle structure (README, "Structural
-// escaping"); each carries FORGED so that no line of ours starts with one.
+// forged are lines that would read as bottle structure (docs/format.md,
+// "Structural escaping"); each carries FORGED so that no line of ours starts with one.
 var forged = []string{
 	"# Session bottle — FORGED",
 	"## Original request FORGED",

@@ -18,6 +18,7 @@ import (
 	"bottle/host/codex"
 	"bottle/internal/claudesettings"
 	"bottle/internal/codexconfig"
+	"bottle/internal/version"
 	"bottle/locate"
 )
 
@@ -294,7 +295,7 @@ func listCodexHooks(ctx context.Context, codexBin, home, cwd string) ([]hookTrus
 		}
 		return nil, errors.New("codex app-server closed its output without an answer")
 	}
-	if err := send(map[string]any{"id": 0, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "bottle", "version": versionString()}}}); err != nil {
+	if err := send(map[string]any{"id": 0, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "bottle", "version": version.String()}}}); err != nil {
 		return nil, err
 	}
 	if _, err := wait(0); err != nil {

@@ -3,7 +3,7 @@
 // list, expand, search, install, uninstall and doctor. main only maps run's
 // error to an exit code.
 //
-// The hooks' contract with Claude Code (SPEC §4): read one JSON payload on
+// The hooks' contract with Claude Code (docs/format.md, "The hooks"): read one JSON payload on
 // stdin, exit 0 whatever happens, print nothing on stdout but the JSON
 // answer (session-start's pointer, pre-compact's instruction, pre-tool-use's
 // permission decision) and nothing on stderr, and write one line to the hook
@@ -18,7 +18,8 @@
 // expands with render, stores with bottles and edits Claude Code's
 // settings with internal/claudesettings. It may import those, claudemem
 // (doctor's database check), search (search), privacy (what
-// the hook log quotes of a failure is stripped) and internal/hooklog.
+// the hook log quotes of a failure is stripped), internal/hooklog and
+// internal/version.
 package main
 
 import (

@@ -14,7 +14,7 @@ import (
 // unless GOGC says otherwise, the collector runs only as the heap nears
 // the limit: a render allocates most of its heap up front and keeps most
 // of it, so collections at every doubling of the heap cost CPU and free
-// little (the README's Performance section has the figures).
+// little (docs/performance.md has the figures).
 const memoryLimit = 40 << 20
 
 // limitDefault reports that hookbin set the limit (GOMEMLIMIT is unset),

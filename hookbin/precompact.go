@@ -36,7 +36,8 @@ func runPreCompact(ctx context.Context, args []string, env locate.Env, stdin io.
 }
 
 // preCompact renders and writes the bottle, then answers with the
-// instruction that steers the summary (SPEC §4.2). A user's own /compact
+// instruction that steers the summary (docs/format.md, "The PreCompact
+// instruction"). A user's own /compact
 // text is Claude Code's to keep: the hook's stdout is added to it.
 func preCompact(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
 	if off := steeringOff(h.env); off != "" {

@@ -7,16 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
+	"bottle/internal/version"
 	"bottle/locate"
 	"bottle/privacy"
 )
-
-// version is set at build time with -ldflags "-X main.version=…"; otherwise
-// it comes from the module's build info.
-var version = ""
 
 // exitError carries an exit status and a one-line message to main.
 type exitError struct {
@@ -62,7 +58,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	switch cmd {
 	case "-v", "--version", "-version", "version":
-		fmt.Fprintln(stdout, "hookbin "+versionString())
+		fmt.Fprintln(stdout, "hookbin "+version.String())
 		return nil
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
@@ -123,16 +119,6 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "hookbin: "+strings.Join(strings.Fields(privacy.Redact(msg)), " "))
 	}
 	return code
-}
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }
 
 // parseArgs parses flags that may stand before or after positional

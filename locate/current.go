@@ -27,7 +27,7 @@ import (
 var ErrNoCurrentSession = errors.New("no current session")
 
 // maxDirName is the length at which Claude Code cuts a project folder name
-// and appends a hash (transcript-format.md §1).
+// and appends a hash, as Claude Code does.
 const maxDirName = 200
 
 // ProjectDirName is the name Claude Code gives the folder of the project at

@@ -2,7 +2,7 @@
 
 package main
 
-// Database faults and load through the real server (issue 9): claude-mem's
+// Database faults and load through the real server (docs/reliability.md): claude-mem's
 // database replaced (renamed over) while the server runs — cleanly, over a
 // stale write-ahead log, by a corrupt file, by an old schema, or removed —
 // committed frames still in the WAL, a writer holding a write transaction;
@@ -27,46 +27,6 @@ import (
 	"bottle/claudemem/memtest"
 	"bottle/locate"
 )
-
-// startEnv is the environment the test binary started with: the server is
-// built with the user's Go caches, whatever tests set later.
-var startEnv = os.Environ()
-
-var serverBin struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if serverBin.dir != "" {
-		os.RemoveAll(serverBin.dir)
-	}
-	os.Exit(code)
-}
-
-// builtServer builds mcpserver once per test binary.
-func builtServer(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary; not in -short")
-	}
-	serverBin.once.Do(func() {
-		if serverBin.dir, serverBin.err = os.MkdirTemp("", "bottle-mcpserver-"); serverBin.err != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", serverBin.dir+string(filepath.Separator), ".")
-		cmd.Env = startEnv
-		if out, err := cmd.CombinedOutput(); err != nil {
-			serverBin.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if serverBin.err != nil {
-		t.Fatal(serverBin.err)
-	}
-	return filepath.Join(serverBin.dir, "mcpserver")
-}
 
 // liveServer is a running mcpserver and its scratch home.
 type liveServer struct {

@@ -8,8 +8,8 @@
 // file <claude-mem data>/logs/bottle.log (package hooklog's format).
 //
 // It only wires the tools (package tools) to mcp-go's stdio server; it may
-// import tools, locate, search (the server's index) and
-// internal/hooklog.
+// import tools, locate, search (the server's index), internal/hooklog and
+// internal/version.
 package main
 
 import (

@@ -6,11 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"bottle/internal/testbin"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -35,22 +36,23 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestSubprocess builds the real binary and drives it over stdio as Claude
+// builtServer returns mcpserver, built once per test run (internal/testbin).
+func builtServer(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary; not in -short")
+	}
+	return testbin.For(t, false).MCPServer
+}
+
+// TestSubprocess runs the real binary and drives it over stdio as Claude
 // Code does: initialize at 2025-11-25, list the tools, read a bottle, close
 // stdin; the process must exit 0 having written nothing to stderr.
 func TestSubprocess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "mcpserver")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	// Built before scratch moves HOME, so that Go's caches are the user's.
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtServer(t)
 	home, cwd := scratch(t)
 
 	var stderr syncBuffer

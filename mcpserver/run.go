@@ -8,20 +8,16 @@ import (
 	"io"
 	"log"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"bottle/internal/version"
 	"bottle/locate"
 	"bottle/search"
 	"bottle/tools"
 )
-
-// version is set at build time with -ldflags "-X main.version=…"; otherwise
-// it comes from the module's build info.
-var version = ""
 
 const usage = `usage: mcpserver [--version] [--help]
 
@@ -71,7 +67,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return usageError{err.Error() + " (run mcpserver --help)"}
 	}
 	if *showVersion {
-		_, err := fmt.Fprintln(stdout, "mcpserver "+versionString())
+		_, err := fmt.Fprintln(stdout, "mcpserver "+version.String())
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -95,7 +91,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		store.Background = true
 		defer store.Close()
 	}
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}, Store: store}, versionString())
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}, Store: store}, version.String())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)
@@ -108,14 +104,4 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	logger.Printf("stopped: %v", err)
 	return err
-}
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }

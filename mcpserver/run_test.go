@@ -95,7 +95,7 @@ type rpc struct {
 }
 
 // TestServeStdio drives run over pipes with the exchange Claude Code 2.1.332
-// opens with (reference/claude-code-e2e.md): a server/discover probe with a
+// opens with (as the e2e test records it): a server/discover probe with a
 // string id, initialize at 2025-11-25, tools/list, then a tool call.
 func TestServeStdio(t *testing.T) {
 	home, cwd := scratch(t)

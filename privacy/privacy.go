@@ -3,7 +3,7 @@
 // returned or written.
 //
 // It follows claude-mem's tag list but is stricter where claude-mem leaks
-// (reference/claude-mem-internals.md §3): tag names match case-insensitively,
+// (docs/format.md, "Privacy"): tag names match case-insensitively,
 // nested same-name tags are removed whole, and an opening <private> that is
 // never closed removes everything after it (fail closed).
 //

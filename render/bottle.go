@@ -15,7 +15,7 @@ import (
 // Mode says which sources a bottle was rendered from ([ident.Mode]).
 type Mode = ident.Mode
 
-// Modes of a bottle.
+// Modes of a bottle (docs/format.md, "The bottle").
 const (
 	ModeFull          = ident.ModeFull
 	ModeReconstructed = ident.ModeReconstructed
@@ -30,7 +30,7 @@ type Bottle struct {
 	// LastActive is the session's last activity (Result.LastActivity),
 	// shown in the header; zero when unknown.
 	LastActive time.Time
-	// State holds the lines of the working state (SPEC §3.8), shown after
+	// State holds the lines of the working state (docs/format.md), shown after
 	// the header and never folded; none in reconstructed mode.
 	State []string
 	Mode  Mode

@@ -13,7 +13,8 @@ import (
 	"bottle/render/digest"
 )
 
-// fold is how far a turn is folded to fit the budget (SPEC §3.6).
+// fold is how far a turn is folded to fit the budget (docs/format.md,
+// "The budget").
 type fold int
 
 const (

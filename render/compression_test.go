@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// convStats measures a transcript's conversation the way issue 6 defines
-// it: user and assistant text, tool_use input and tool_result content.
+// convStats measures a transcript's conversation the way the ratio rule
+// (docs/format.md, "The budget") counts it: user and assistant text, tool_use input and tool_result content.
 type convStats struct {
 	textBytes, toolBytes, toolCalls int
 }
@@ -71,8 +71,8 @@ func measureConversation(t *testing.T, path string) convStats {
 }
 
 // TestCorpusCompression prints, per corpus transcript, the default bottle's
-// size against the conversation it replaces, and checks issue 6's
-// acceptance: with at least 50 tool calls the bottle fits one Read and is at
+// size against the conversation it replaces, and checks the ratio rule's
+// promise: with at least 50 tool calls the bottle fits one Read and is at
 // most a tenth of the conversation — or, where the verbatim text alone is
 // more than that, adds at most 25 % on top of it.
 func TestCorpusCompression(t *testing.T) {

@@ -2,7 +2,7 @@
 
 package render
 
-// Concurrency (issue 9, SPEC §3.7): concurrent renders of one session are
+// Concurrency (docs/reliability.md; docs/format.md, "Writing"): concurrent renders of one session are
 // last-writer-wins of equally valid content, and a reader never sees a
 // partial bottle or a temp file left behind.
 //

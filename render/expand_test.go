@@ -126,7 +126,7 @@ func assistantBlock(md string, n int) string {
 	return strings.TrimSuffix(body[:strings.LastIndex(body, "\n---\n")], "\n")
 }
 
-// checkFolding pins SPEC §3.6 on one transcript: within budget (or only
+// checkFolding pins the folding rules (docs/format.md, "The budget") on one transcript: within budget (or only
 // the verbatim tail over it), the last prompt and final assistant message
 // verbatim, every id expands, and folded turns expand to what the unfolded
 // bottle shows.

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,8 +20,8 @@ import (
 )
 
 // moduleImports are the in-module packages each package may import (its
-// non-test files), as the package docs and the README's architecture map
-// say. A new package needs an entry: its place in the layout is a decision.
+// non-test files), as the package docs and docs/architecture.md's package
+// map say. A new package needs an entry: its place in the layout is a decision.
 var moduleImports = map[string][]string{
 	"render":                     {"claudemem", "render/digest", "ident", "internal/shown", "pointer", "privacy", "workstate", "host/claudecode/transcript", "session"},
 	"bottles":                    {"ident", "internal/atomicfile"},
@@ -49,9 +50,11 @@ var moduleImports = map[string][]string{
 	"internal/fidelity":          {"render", "host/claudecode/transcript", "session"},
 	"internal/hooklog":           {"privacy"},
 	"internal/gentranscript":     {},
+	"internal/testbin":           {},
+	"internal/version":           {},
 	"tools":                      {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search"},
-	"hookbin":                    {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search", "internal/claudesettings", "internal/hooklog", "internal/hookio", "internal/permit", "host/codex", "internal/codexconfig"},
-	"mcpserver":                  {"locate", "search", "tools", "internal/hooklog"},
+	"hookbin":                    {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search", "internal/claudesettings", "internal/hooklog", "internal/hookio", "internal/permit", "host/codex", "internal/codexconfig", "internal/version"},
+	"mcpserver":                  {"locate", "search", "tools", "internal/hooklog", "internal/version"},
 	"e2e":                        {},
 	"scripts/gentranscript":      {"internal/gentranscript"},
 }
@@ -62,38 +65,15 @@ var moduleImports = map[string][]string{
 var adapters = []string{"tools", "hookbin", "mcpserver", "pretooluse", "e2e", "scripts/gentranscript"}
 
 // coreForbidden are imports no core package may have (every package but
-// the adapters): the core does no MCP and no logging (SPEC §2).
+// the adapters): the core does no MCP and no logging (docs/architecture.md).
 var coreForbidden = []string{"bottle/tools", "bottle/hookbin", "bottle/mcpserver", "github.com/mark3labs/mcp-go", "log", "log/slog"}
 
 // TestLayout holds the import rules: each package imports only the
 // in-module packages its entry allows, and the core (render/, internal/)
 // imports no MCP or logging package and never writes to stdout or stderr.
 func TestLayout(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs := map[string][]*ast.File{}
 	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		rel = filepath.ToSlash(rel)
-		pkgs[rel] = append(pkgs[rel], f)
-		return nil
-	})
+	pkgs, err := moduleFiles(fset, "..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,35 +146,173 @@ func TestLayoutCatches(t *testing.T) {
 	}
 }
 
-// TestArchitectureMap: the README's architecture table lists every package
-// of the module, and nothing else.
+// TestArchitectureMap: docs/architecture.md's package map lists every
+// package of the module and nothing else, and each row's import column
+// names exactly the module's packages that package's non-test files import.
 func TestArchitectureMap(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	page, err := os.ReadFile(filepath.Join("..", "docs", "architecture.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Architecture\n")
+	listed, err := architectureMap(string(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	actual, err := moduleImportsOf("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range compareArchitectureMap(listed, actual) {
+		t.Error("docs/architecture.md: " + p)
+	}
+}
+
+// TestArchitectureMapCatches: a package missing from the map, one listed
+// that does not exist, an import the column lacks and one it names
+// falsely are each reported.
+func TestArchitectureMapCatches(t *testing.T) {
+	page := "# Architecture\n\n## Package map\n\n| package | owns | may import (in the module) |\n|---|---|---|\n" +
+		"| `render/` | sources → bottle | `privacy` (stripping), `locate` |\n" +
+		"| `privacy/` | the stripper | — |\n" +
+		"| `gone/` | nothing | — |\n\n## Data flow\n\n| `late/` | not in the map | — |\n"
+	listed, err := architectureMap(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actual := map[string][]string{
+		"render":  {"privacy", "claudemem"},
+		"privacy": {},
+		"search":  {"privacy"},
+	}
+	got := compareArchitectureMap(listed, actual)
+	want := []string{
+		"the map lists gone, which is not a package of the module",
+		"render imports claudemem, which its row does not name",
+		"render's row names locate, which it does not import",
+		"package search is missing from the map",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("compareArchitectureMap = %q, want %q", got, want)
+	}
+	if _, err := architectureMap("# Architecture\n"); err == nil {
+		t.Error("a page without a package map parsed")
+	}
+}
+
+// architectureMap reads the package map (the table under "## Package map")
+// of docs/architecture.md: each package and the module packages its last
+// column names in backquotes.
+func architectureMap(page string) (map[string][]string, error) {
+	_, section, ok := strings.Cut(page, "\n## Package map\n")
 	if !ok {
-		t.Fatal("README has no ## Architecture section")
+		return nil, fmt.Errorf("no ## Package map section")
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
-	listed := map[string]bool{}
+	listed := map[string][]string{}
 	for _, line := range strings.Split(section, "\n") {
-		if rest, ok := strings.CutPrefix(line, "| `"); ok {
-			if name, _, ok := strings.Cut(rest, "/` |"); ok {
-				listed[name] = true
+		rest, ok := strings.CutPrefix(line, "| `")
+		if !ok {
+			continue
+		}
+		name, rest, ok := strings.Cut(rest, "/` |")
+		if !ok {
+			continue
+		}
+		cells := strings.Split(strings.TrimSuffix(strings.TrimSpace(rest), "|"), " | ")
+		imports := []string{}
+		for _, f := range strings.Split(cells[len(cells)-1], "`")[1:] {
+			imports = append(imports, f)
+		}
+		// Backquoted names are every other field: `a` (note), `b`.
+		var names []string
+		for i := 0; i < len(imports); i += 2 {
+			names = append(names, imports[i])
+		}
+		listed[name] = names
+	}
+	if len(listed) == 0 {
+		return nil, fmt.Errorf("the package map lists no package")
+	}
+	return listed, nil
+}
+
+// compareArchitectureMap says where the map and the module's real imports
+// differ, in a stable order.
+func compareArchitectureMap(listed, actual map[string][]string) []string {
+	var problems []string
+	for _, name := range slices.Sorted(maps.Keys(listed)) {
+		imports, ok := actual[name]
+		if !ok {
+			problems = append(problems, fmt.Sprintf("the map lists %s, which is not a package of the module", name))
+			continue
+		}
+		for _, dep := range imports {
+			if !slices.Contains(listed[name], dep) {
+				problems = append(problems, fmt.Sprintf("%s imports %s, which its row does not name", name, dep))
+			}
+		}
+		for _, dep := range listed[name] {
+			if !slices.Contains(imports, dep) {
+				problems = append(problems, fmt.Sprintf("%s's row names %s, which it does not import", name, dep))
 			}
 		}
 	}
-	for name := range moduleImports {
-		if !listed[name] {
-			t.Errorf("package %s is missing from the README's architecture table", name)
+	for _, name := range slices.Sorted(maps.Keys(actual)) {
+		if _, ok := listed[name]; !ok {
+			problems = append(problems, fmt.Sprintf("package %s is missing from the map", name))
 		}
-		delete(listed, name)
 	}
-	for name := range listed {
-		t.Errorf("the README's architecture table lists %s, which is not a package", name)
+	return problems
+}
+
+// moduleFiles parses the non-test Go files of the module under root, by
+// package (its folder, relative to root).
+func moduleFiles(fset *token.FileSet, root string) (map[string][]*ast.File, error) {
+	pkgs := map[string][]*ast.File{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		pkgs[rel] = append(pkgs[rel], f)
+		return nil
+	})
+	return pkgs, err
+}
+
+// moduleImportsOf maps every package of the module under root that has
+// non-test Go files to the module packages those files import, sorted.
+func moduleImportsOf(root string) (map[string][]string, error) {
+	pkgs, err := moduleFiles(token.NewFileSet(), root)
+	if err != nil {
+		return nil, err
 	}
+	actual := map[string][]string{}
+	for name, files := range pkgs {
+		imports := []string{}
+		for _, f := range files {
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if dep, ok := strings.CutPrefix(p, "bottle/"); ok && !slices.Contains(imports, dep) {
+					imports = append(imports, dep)
+				}
+			}
+		}
+		slices.Sort(imports)
+		actual[name] = imports
+	}
+	return actual, nil
 }
 
 // TestREADMEExample: the README's sample bottle is what

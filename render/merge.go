@@ -246,7 +246,7 @@ func mergeByTime(items, obs []Item) []Item {
 }
 
 // fromStored builds a reconstructed bottle from claude-mem's records alone
-// (SPEC §3.4): stored prompts as verbatim user turns, observations by prompt
+// (docs/format.md, "Reconstructed mode"): stored prompts as verbatim user turns, observations by prompt
 // number, summaries as generated blocks.
 func fromStored(s *claudemem.Session) (*Bottle, error) {
 	if len(s.Prompts) == 0 && len(s.Observations) == 0 {

@@ -72,8 +72,8 @@ func TestGoldenBottles(t *testing.T) {
 	}
 }
 
-// TestClassification pins each rule of reference/transcript-format.md §5
-// and §6 by what the bottle shows.
+// TestClassification pins each rule of the reader's classification
+// (docs/architecture.md, "The transcript reader") by what the bottle shows.
 func TestClassification(t *testing.T) {
 	tests := []struct {
 		fixture   string

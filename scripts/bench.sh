@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh — bottle's performance benchmarks (README "Performance").
+# bench.sh — bottle's performance benchmarks (docs/performance.md).
 #
 #   scripts/bench.sh                 # everything, N=7 runs per throughput command
 #   BENCH_N=11 BENCH_SIZE=200M scripts/bench.sh

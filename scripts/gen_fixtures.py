@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes render/testdata/*.jsonl: synthetic transcripts in Claude Code's real
-format, one per classification rule or quirk (reference/transcript-format.md).
+format, one per classification rule or quirk (docs/architecture.md).
 Run from the repository root; then `go test ./render -update` refreshes goldens."""
 import json, os
 
@@ -299,7 +299,7 @@ for i, h in enumerate(["users", "orders", "items", "carts", "auth", "admin"]):
 t.asst("msg_end", text("All six handlers use `mux.Route` now; `go test ./api/...` passes. carts keeps its middleware through `mux.Use`, and admin's auth check is unchanged."))
 t.write("fold-last")
 
-# working-state: every field of the block (SPEC §3.8): open tasks from the
+# working-state: every field of the block (docs/format.md, "Working state"): open tasks from the
 # last TodoWrite list and from TaskCreate/TaskUpdate, the latest plan, files
 # changed (project-relative, counted), checks (a failure after a pass, a
 # variant piped into tail counted as the same check), commits and their
@@ -364,8 +364,8 @@ t.asst("msg_2", text("Done."))
 t.write("working-state-hostile")
 
 
-# Other parties' messages (reference/transcript-format.md §5 tags, §16 agent
-# teams): a teammate session, its lead's session, one of each other sender.
+# Other parties' messages (docs/architecture.md, "The transcript reader";
+# agent teams): a teammate session, its lead's session, one of each other sender.
 def at(hhmm): return "2026-01-05T%s:00.000Z" % hhmm
 
 class Team(T):

@@ -39,7 +39,7 @@ sed "s/\"version\": \"[^\"]*\"/\"version\": \"$ver\"/" "$repo/plugin/.claude-plu
 
 for t in $targets; do
 	os=${t%/*} arch=${t#*/}
-	CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags="-s -w -X main.version=$ver" \
+	CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags="-s -w -X bottle/internal/version.version=$ver" \
 		-o "$out/plugin/libexec/$os-$arch/" ./hookbin ./mcpserver ./pretooluse
 	echo "release.sh: built $os-$arch" >&2
 done

@@ -2,7 +2,7 @@
 
 package tools
 
-// Concurrency through the tools (issue 9): renders and readers of one
+// Concurrency through the tools (docs/reliability.md): renders and readers of one
 // session at once, as mcp-go's worker pool runs them. Every page a reader
 // gets is a whole bottle, and no temp file is left behind.
 //

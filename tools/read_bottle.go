@@ -21,7 +21,8 @@ import (
 )
 
 // DefaultPageChars is read_bottle's page size: Claude Code warns above
-// 10,000 tokens and caps a result at 25,000 (SPEC §5).
+// 10,000 tokens and caps a result at 25,000 (docs/format.md, "MCP names and
+// results").
 const DefaultPageChars = 25000
 
 // Bounds of max_chars.

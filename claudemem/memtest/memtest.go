@@ -1,6 +1,6 @@
 // Package memtest builds claude-mem databases for tests: the schemas of
-// claude-mem 13.25 and 10.6 (written after reference/claude-mem-schema.sql,
-// limited to the tables bottle reads) and a helper that fills one.
+// claude-mem 13.25 and 10.6 (written after claude-mem's own DDL, limited to
+// the tables bottle reads) and a helper that fills one.
 //
 // It is for tests only and imports nothing of bottle's.
 package memtest

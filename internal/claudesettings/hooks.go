@@ -149,7 +149,7 @@ func handlerProg(raw json.RawMessage) string {
 }
 
 // MatcherMatches applies a Claude Code hook matcher to a value
-// (reference/mcp-and-claude-code.md §3.8): empty or "*" matches everything;
+// (as Claude Code applies it): empty or "*" matches everything;
 // a matcher of letters, digits, '_', '-', ' ', ',' and '|' is an exact list;
 // anything else is an unanchored regular expression.
 func MatcherMatches(matcher, value string) bool {

@@ -1,5 +1,5 @@
 // Package fidelity owns the fidelity measurement over the corpus's real
-// compactions (issue 15): for every compaction of a corpus transcript (a
+// compactions (docs/fidelity.md): for every compaction of a corpus transcript (a
 // main-thread compact_boundary followed by its isCompactSummary entry) it
 // renders the bottle from the transcript as it stood just before the
 // boundary and counts, per fact class, the share of the session's facts

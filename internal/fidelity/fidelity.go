@@ -53,7 +53,7 @@ func Classes() []Class {
 	return cs
 }
 
-// The measurement's parameters, as issue 15 defines them.
+// The measurement's parameters (docs/fidelity.md, "The facts").
 const (
 	minPromptLine = 12  // runes of a prompt line, trimmed
 	commandRunes  = 40  // runes of a command's first line

@@ -48,7 +48,7 @@ var gates = []struct {
 }
 
 // Token gates: no bottle of the compactions over maxBottleTokens, their
-// mean at most meanBottleTokens (issue 15; both hold today).
+// mean at most meanBottleTokens (docs/fidelity.md; both hold today).
 const (
 	maxBottleTokens  = 20000
 	meanBottleTokens = 13000

@@ -51,7 +51,7 @@ func (e Env) ConfigDir() string {
 // ProjectsDir is where Claude Code keeps transcripts, one folder per project.
 func (e Env) ProjectsDir() string { return filepath.Join(e.ConfigDir(), "projects") }
 
-// DataDir is claude-mem's data folder (SPEC §3.1): $CLAUDE_MEM_DATA_DIR, else the
+// DataDir is claude-mem's data folder (docs/format.md, "Where things live"): $CLAUDE_MEM_DATA_DIR, else the
 // CLAUDE_MEM_DATA_DIR key of ~/.claude-mem/settings.json, else ~/.claude-mem.
 func (e Env) DataDir() string {
 	if e.dataSet {

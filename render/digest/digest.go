@@ -1,6 +1,6 @@
 // Package digest turns one Claude Code tool call into one deterministic line
 // for a session bottle, used where claude-mem has no observation covering the
-// call (SPEC §3.5):
+// call (docs/format.md, "Tool digests"):
 //
 //	Read: render/bottle.go:120-180 — 61 lines
 //	Bash: go test ./... — exit 1: bottle_test.go:41: got 3 turns, want 4

@@ -21,7 +21,7 @@ func TestLine(t *testing.T) {
 		call Call
 		want string
 	}{
-		// The examples of SPEC §3.5, in this package's form.
+		// The examples of docs/format.md, "Tool digests".
 		{"ReadWhole", cwd, done(call("Read", `{"file_path":"/home/dev/proj/render/bottle.go"}`), numbered(212)), "Read: render/bottle.go:1-212 — 212 lines"},
 		{"EditOk", cwd, done(call("Edit", `{"file_path":"/home/dev/proj/render/bottle.go","old_string":"a","new_string":"b"}`), "The file has been updated."), "Edit: render/bottle.go"},
 		{"BashExit", cwd, failed(call("Bash", `{"command":"go test ./..."}`), "Exit code 1\nFAIL"), "Bash: go test ./... — exit 1: FAIL"},

@@ -92,7 +92,7 @@ func isContextBlock(s string) bool {
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // interruptMarkers are the texts Claude Code writes when a turn is cut short
-// (the CLI's own list, reference/transcript-format.md §5 rule 4).
+// (the CLI's own list; docs/architecture.md, "The transcript reader").
 var interruptMarkers = []string{
 	"[Request interrupted by user",
 	"[Request interrupted: ",
@@ -127,7 +127,7 @@ var skipTags = []string{
 }
 
 // classify decides what a user message that carries no tool result is
-// (reference/transcript-format.md §5, rules 4, 5 and 7).
+// (docs/architecture.md, "The transcript reader": the classification order).
 func classify(c userContent) (Event, bool) {
 	text := userText(c)
 	if isInterrupt(text) && (len(c.texts) > 0) {
