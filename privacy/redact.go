@@ -146,12 +146,25 @@ func next(s string, i int, assignments bool) (Match, bool) {
 		if !opens[c] || midWord[c] && i > 0 && isWord(s[i-1]) {
 			continue
 		}
+		if midWord[c] && (i+1 >= len(s) || !seconds[c][s[i+1]]) || c == ':' && !assignments && (i+1 >= len(s) || s[i+1] != '/') {
+			continue // most candidates fail at their second byte: no call
+		}
 		if m, ok := matchAt(s, i, assignments); ok {
 			return m, true
 		}
 	}
 	return Match{}, false
 }
+
+// seconds marks, for each opening letter (and '-'), the bytes that may
+// follow it in a shape: AKIA/ASIA/ABIA/ACCA/AIza, gh?_/github_pat_, sk/rk,
+// xox?/xapp, npm_, ey, Bearer, -----.
+var seconds = func() (t [256][256]bool) {
+	for _, p := range []string{"AK", "AS", "AB", "AC", "AI", "gh", "gi", "sk", "rk", "xo", "xa", "np", "ey", "Be", "BE", "be", "bE", "--"} {
+		t[p[0]][p[1]] = true
+	}
+	return t
+}()
 
 // midWord marks the opening bytes whose shape needs a word boundary before.
 var midWord = func() (t [256]bool) {
@@ -305,7 +318,7 @@ func skKey(s string) (int, string) {
 }
 
 func slack(s string) (int, string) {
-	if len(s) > 5 && s[:3] == "xox" && s[4] == '-' && strings.IndexByte("baprs", s[3]) >= 0 {
+	if len(s) > 5 && s[:3] == "xox" && s[4] == '-' && strings.IndexByte("abeoprs", s[3]) >= 0 {
 		if k := run(s[5:], isSlackByte); k >= 10 && hasDigit(s[5:5+k]) {
 			return 5 + k, KindSlack
 		}

@@ -38,6 +38,7 @@ func TestRedact(t *testing.T) {
 		{"openai legacy", "(" + fakeOpenAIOld + ")", "([redacted: openai-key])"},
 		{"anthropic", "x-api-key: " + fakeAnthropic, "x-api-key: [redacted: anthropic-key]"},
 		{"slack", "hook " + fakeSlack + "\n", "hook [redacted: slack-token]\n"},
+		{"slack legacy", "xoxo-" + "1234567890-0987654321-1122334455-" + "db60f415cd2dbe18", "[redacted: slack-token]"},
 		{"stripe", fakeStripe + " and " + fakeStripeRK, "[redacted: stripe-key] and [redacted: stripe-key]"},
 		{"google", "?key=" + fakeGoogle + "&x", "?key=[redacted: google-api-key]&x"},
 		{"jwt", "cookie: " + fakeJWT + ";", "cookie: [redacted: jwt];"},
