@@ -1,9 +1,6 @@
 package privacy
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -47,47 +44,36 @@ func TestCorpusRedactions(t *testing.T) {
 			list = append(list, fmt.Sprintf("%-10s %-15s %s: %s", mode, m.Kind, file, excerpt))
 		}
 	}
-	files := 0
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+	seen := map[string]bool{}
+	err := corpustest.EachLine(dir, func(rel string, line []byte) {
+		seen[rel] = true
+		// JSON is the walk: it hands f every string, decoded.
+		JSON(line, "", func(s string) string {
+			report(rel, s, false)
+			report(rel, s, true)
+			return s
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !strings.HasSuffix(path, ".db") && !strings.HasSuffix(path, ".db-wal") {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
-		switch {
-		case strings.HasSuffix(path, ".jsonl"):
-			files++
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			sc.Buffer(nil, 256<<20)
-			for sc.Scan() {
-				var v any
-				dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-				if dec.Decode(&v) != nil {
-					continue
-				}
-				walkStrings(v, func(s string) {
-					report(rel, s, false)
-					report(rel, s, true)
-				})
-			}
-			return sc.Err()
-		case strings.HasSuffix(path, ".db") || strings.HasSuffix(path, ".db-wal"):
-			files++
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			report(rel, string(data), false)
+		seen[rel] = true
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
 		}
+		report(rel, string(data), false)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	files := len(seen)
 	sort.Strings(list)
 	for _, l := range list {
 		t.Log(l)
@@ -100,21 +86,5 @@ func TestCorpusRedactions(t *testing.T) {
 	t.Logf("%d files, %d texts (%d MB), %d redactions: %s", files, texts, size>>20, len(list), strings.Join(kinds, ", "))
 	if texts < 1000 {
 		t.Errorf("only %d texts read: the corpus walk is broken", texts)
-	}
-}
-
-func walkStrings(v any, f func(string)) {
-	switch v := v.(type) {
-	case string:
-		f(v)
-	case []any:
-		for _, x := range v {
-			walkStrings(x, f)
-		}
-	case map[string]any:
-		for k, x := range v {
-			f(k)
-			walkStrings(x, f)
-		}
 	}
 }

@@ -8,15 +8,9 @@
 package gitleakscheck
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -184,43 +178,27 @@ func TestDifferentialCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	texts, others := 0, map[string]int{}
-	err = filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || !e.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 256<<20)
-		for sc.Scan() {
-			var v any
-			if json.NewDecoder(bytes.NewReader(sc.Bytes())).Decode(&v) != nil {
-				continue
+	err = corpustest.EachLine(dir, func(rel string, line []byte) {
+		// privacy.JSON is the walk: it hands f every string, decoded.
+		privacy.JSON(line, "", func(s string) string {
+			texts++
+			out := privacy.Redact(s)
+			if out != s {
+				t.Logf("%s: Redact redacts %d bytes to %d", rel, len(s), len(out))
 			}
-			walkStrings(v, func(s string) {
-				texts++
-				out := privacy.Redact(s)
-				if out != s {
-					t.Logf("%s: Redact redacts %d bytes to %d", rel, len(s), len(out))
+			for _, fd := range d.DetectString(s) {
+				if _, ours := rules[fd.RuleID]; !ours {
+					others[fd.RuleID]++
+					continue
 				}
-				for _, fd := range d.DetectString(s) {
-					if _, ours := rules[fd.RuleID]; !ours {
-						others[fd.RuleID]++
-						continue
-					}
-					if strings.Contains(out, strings.TrimSpace(fd.Secret)) {
-						t.Errorf("%s: gitleaks %s finds a %d-byte secret that Redact keeps", rel, fd.RuleID, len(fd.Secret))
-					} else {
-						t.Logf("%s: gitleaks %s, redacted too", rel, fd.RuleID)
-					}
+				if strings.Contains(out, strings.TrimSpace(fd.Secret)) {
+					t.Errorf("%s: gitleaks %s finds a %d-byte secret that Redact keeps", rel, fd.RuleID, len(fd.Secret))
+				} else {
+					t.Logf("%s: gitleaks %s, redacted too", rel, fd.RuleID)
 				}
-			})
-		}
-		return sc.Err()
+			}
+			return s
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -231,20 +209,4 @@ func TestDifferentialCorpus(t *testing.T) {
 	}
 	sort.Strings(names)
 	t.Logf("%d corpus texts; findings of gitleaks' other rules (not bottle's shapes): %s", texts, strings.Join(names, ", "))
-}
-
-func walkStrings(v any, f func(string)) {
-	switch v := v.(type) {
-	case string:
-		f(v)
-	case []any:
-		for _, x := range v {
-			walkStrings(x, f)
-		}
-	case map[string]any:
-		for k, x := range v {
-			f(k)
-			walkStrings(x, f)
-		}
-	}
 }
