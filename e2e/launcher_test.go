@@ -25,32 +25,10 @@ func TestLauncher(t *testing.T) {
 	dir := filepath.Join(root, "libexec", runtime.GOOS+"-"+runtime.GOARCH)
 	run := func(stdin string, args ...string) (stdout, stderr string, code int) {
 		t.Helper()
-		cmd := exec.Command("sh", append([]string{launcher}, args...)...)
-		cmd.Stdin = strings.NewReader(stdin)
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return o.String(), e.String(), code
+		return runLauncher(t, "sh", launcher, stdin, args...)
 	}
 
-	for _, tt := range []struct {
-		args []string
-		code int
-	}{
-		{[]string{"hookbin", "session-start"}, 0},
-		{[]string{"hookbin", "stop"}, 0},
-		{[]string{"hookbin", "session-end"}, 0},
-		{[]string{"hookbin", "pre-compact"}, 0},
-		{[]string{"hookbin", "pre-tool-use"}, 0},
-		{[]string{"hookbin", "doctor"}, 1},
-		{[]string{"mcpserver"}, 1},
-	} {
+	for _, tt := range launcherCalls {
 		stdout, stderr, code := run("{}", tt.args...)
 		if code != tt.code || stdout != "" || strings.Count(stderr, "\n") != 1 ||
 			!strings.Contains(stderr, "go build -trimpath -o plugin/libexec/"+runtime.GOOS+"-"+runtime.GOARCH+"/ ./hookbin ./mcpserver ./pretooluse") {
@@ -163,38 +141,15 @@ func TestLauncherCannotExecute(t *testing.T) {
 					t.Fatalf("remount read-only: %v %s", err, out)
 				}
 			}
-			for _, tt := range []struct {
-				args []string
-				code int
-			}{
-				{[]string{"hookbin", "session-start"}, 0},
-				{[]string{"hookbin", "stop"}, 0},
-				{[]string{"hookbin", "session-end"}, 0},
-				{[]string{"hookbin", "pre-compact"}, 0},
-				{[]string{"hookbin", "pre-tool-use"}, 0},
-				{[]string{"hookbin", "doctor"}, 1},
-				{[]string{"mcpserver"}, 1},
-			} {
-				cmd := exec.Command(sh, append([]string{launcher}, tt.args...)...)
-				cmd.Stdin = strings.NewReader("{}")
-				var o, e bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &o, &e
-				err := cmd.Run()
-				code := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					code = ee.ExitCode()
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				stderr := e.String()
+			for _, tt := range launcherCalls {
+				stdout, stderr, code := runLauncher(t, sh, launcher, "{}", tt.args...)
 				lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 				last := lines[len(lines)-1]
 				if tc.mount == "" && tt.code != 0 {
 					// A server or a command is exec'ed: the kernel refuses
 					// the file only then, and the shell says so, 126.
-					if code == 0 || o.Len() != 0 || len(lines) != 1 || !strings.Contains(last, "Exec format error") {
-						t.Errorf("%q: exit %d (want non-zero), stdout %q, stderr %q", tt.args, code, o.String(), stderr)
+					if code == 0 || stdout != "" || len(lines) != 1 || !strings.Contains(last, "Exec format error") {
+						t.Errorf("%q: exit %d (want non-zero), stdout %q, stderr %q", tt.args, code, stdout, stderr)
 					}
 					continue
 				}
@@ -204,10 +159,43 @@ func TestLauncherCannotExecute(t *testing.T) {
 				if tc.mount == "" {
 					want = 2
 				}
-				if code != tt.code || o.Len() != 0 || len(lines) != want || !strings.HasPrefix(last, "bottle: cannot execute ") {
-					t.Errorf("%q: exit %d (want %d), stdout %q, stderr %q", tt.args, code, tt.code, o.String(), stderr)
+				if code != tt.code || stdout != "" || len(lines) != want || !strings.HasPrefix(last, "bottle: cannot execute ") {
+					t.Errorf("%q: exit %d (want %d), stdout %q, stderr %q", tt.args, code, tt.code, stdout, stderr)
 				}
 			}
 		})
 	}
+}
+
+// runLauncher runs the launcher with sh, the arguments and stdin given, and
+// returns what it printed and its exit code.
+func runLauncher(t *testing.T, sh, launcher, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(sh, append([]string{launcher}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// launcherCalls are the launcher's ways in and the exit code each has when
+// the binary cannot run: 0 for a hook, 1 otherwise.
+var launcherCalls = []struct {
+	args []string
+	code int
+}{
+	{[]string{"hookbin", "session-start"}, 0},
+	{[]string{"hookbin", "stop"}, 0},
+	{[]string{"hookbin", "session-end"}, 0},
+	{[]string{"hookbin", "pre-compact"}, 0},
+	{[]string{"hookbin", "pre-tool-use"}, 0},
+	{[]string{"hookbin", "doctor"}, 1},
+	{[]string{"mcpserver"}, 1},
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"bottle/claudemem/memtest"
 )
 
 // tagShapes are the shapes of a block the stripper removes, each holding
@@ -132,6 +134,22 @@ func TestHostileEscapedTags(t *testing.T) {
 	const sid = "escaped-tags-0001"
 	text, n := escapedTranscript(t, sid)
 	w.transcript(t, sid, []byte(text))
+	// claude-mem list columns whose items are JSON values, not strings,
+	// with the block written in each encoding.
+	var items []string
+	for _, e := range jsonEncodings {
+		for _, sh := range tagShapes {
+			q := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(jl(t, map[string]any{"s": "VISIBLE-item " + sh.text})), `{"s":`), "}")
+			items = append(items, `{"note":`+e.enc(q)+`}`, `[`+e.enc(q)+`]`)
+		}
+	}
+	list := sq("[" + strings.Join(items, ",") + "]")
+	memtest.Create(t, w.dbPath(), memtest.SchemaCurrent, fmt.Sprintf(`INSERT INTO sdk_sessions (id, content_session_id, memory_session_id, project, platform_source, user_prompt, started_at, started_at_epoch, status)
+VALUES (1, %s, 'mem-esc', 'proj', 'claude', 'p', 'x', 1767607200000, 'active');
+INSERT INTO observations (id, memory_session_id, project, text, type, title, subtitle, facts, narrative, concepts,
+  files_read, files_modified, prompt_number, created_at, created_at_epoch, content_hash)
+VALUES (9001, 'mem-esc', 'proj', 't', 'discovery', 'VISIBLE-title', 's', %[2]s, 'n', %[2]s, %[2]s, %[2]s, 1, 'x', 1767607900000, 'he1');
+`, sq(sid), list), "wal")
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = "t" + strconv.Itoa(i+1)
@@ -178,6 +196,16 @@ func TestHostileEscapedTags(t *testing.T) {
 		visible("expand_observation "+id, out, i+1)
 	}
 
+	r = w.cli(t, "expand", "--session", sid, "9001")
+	leak("hookbin expand 9001", r.stdout)
+	if !strings.Contains(r.stdout, "VISIBLE-item") {
+		t.Errorf("hookbin expand 9001 lacks the list items:\n%s", r.stdout)
+	}
+	out, _ := m.call(t, "expand_observation", map[string]any{"ids": []string{"9001"}, "session_id": sid})
+	leak("expand_observation 9001", out)
+	if !strings.Contains(out, "VISIBLE-item") {
+		t.Errorf("expand_observation 9001 lacks the list items:\n%s", out)
+	}
 	r = w.cli(t, "render", sid, "--out", "-", "--budget", "0")
 	leak("bottle", r.stdout)
 	for _, q := range []string{"SECRET", "begin", "VISIBLE"} {

@@ -67,29 +67,12 @@ func FuzzJSON(f *testing.F) {
 		if !json.Valid([]byte(got)) {
 			t.Fatalf("JSON(%q) = %q: not valid JSON", in, got)
 		}
-		var v any
-		if json.Unmarshal([]byte(got), &v) != nil {
-			t.Fatal("unmarshal")
-		}
 		// Every string of the output is stripped already.
-		var walk func(any)
-		walk = func(v any) {
-			switch v := v.(type) {
-			case string:
-				if Contains(v) && strings.Contains(strings.ToLower(v), "<private") {
-					t.Fatalf("JSON(%q) kept a private opening: %q", in, v)
-				}
-			case []any:
-				for _, x := range v {
-					walk(x)
-				}
-			case map[string]any:
-				for k, x := range v {
-					walk(k)
-					walk(x)
-				}
+		JSON([]byte(got), "", func(s string) string {
+			if strings.Contains(strings.ToLower(s), "<private") && Contains(s) {
+				t.Fatalf("JSON(%q) kept a private opening: %q", in, s)
 			}
-		}
-		walk(v)
+			return s
+		})
 	})
 }

@@ -43,7 +43,10 @@ const maxPasses = 4
 // reminder>x <private>a</system-reminder> SECRET</private>").
 func Strip(s string) string {
 	for pass := 0; ; pass++ {
-		out := stripOnce(stripOnce(s, true), false)
+		out, others := stripOnce(s, true)
+		if others {
+			out, _ = stripOnce(out, false)
+		}
 		if out == s || !Contains(out) {
 			return out
 		}
@@ -69,10 +72,12 @@ func cutAtPrivate(s string) string {
 }
 
 // stripOnce removes the tagged blocks of s in one left-to-right scan; with
-// privateOnly, only private blocks.
-func stripOnce(s string, privateOnly bool) string {
+// privateOnly, only private blocks. others reports that, with privateOnly,
+// it passed the opening tag of another element: only then is a second scan
+// needed.
+func stripOnce(s string, privateOnly bool) (out string, others bool) {
 	if strings.IndexByte(s, '<') < 0 {
-		return s
+		return s, false
 	}
 	var b strings.Builder
 	last := 0 // s[last:i] is pending output
@@ -84,7 +89,12 @@ func stripOnce(s string, privateOnly bool) string {
 		}
 		i += j
 		name, openEnd := openTag(s, i)
-		if name == "" || privateOnly && name != "private" {
+		if name == "" {
+			i++
+			continue
+		}
+		if privateOnly && name != "private" {
+			others = true
 			i++
 			continue
 		}
@@ -92,7 +102,7 @@ func stripOnce(s string, privateOnly bool) string {
 			// "<private" with no closing '>' at all.
 			if name == "private" {
 				b.WriteString(s[last:i])
-				return b.String()
+				return b.String(), others
 			}
 			i++
 			continue
@@ -101,7 +111,7 @@ func stripOnce(s string, privateOnly bool) string {
 		if end < 0 {
 			if name == "private" {
 				b.WriteString(s[last:i])
-				return b.String()
+				return b.String(), others
 			}
 			i++
 			continue
@@ -110,10 +120,10 @@ func stripOnce(s string, privateOnly bool) string {
 		last, i = end, end
 	}
 	if last == 0 {
-		return s
+		return s, others
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), others
 }
 
 // Contains reports whether s holds any opening tag Strip would act on.

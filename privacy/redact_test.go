@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,7 @@ func TestRedact(t *testing.T) {
 		{"openai legacy", "(" + fakeOpenAIOld + ")", "([redacted: openai-key])"},
 		{"anthropic", "x-api-key: " + fakeAnthropic, "x-api-key: [redacted: anthropic-key]"},
 		{"slack", "hook " + fakeSlack + "\n", "hook [redacted: slack-token]\n"},
+		{"slack legacy", "xoxo-" + "1234567890-0987654321-1122334455-" + "db60f415cd2dbe18", "[redacted: slack-token]"},
 		{"stripe", fakeStripe + " and " + fakeStripeRK, "[redacted: stripe-key] and [redacted: stripe-key]"},
 		{"google", "?key=" + fakeGoogle + "&x", "?key=[redacted: google-api-key]&x"},
 		{"jwt", "cookie: " + fakeJWT + ";", "cookie: [redacted: jwt];"},
@@ -151,6 +153,11 @@ func FuzzRedact(f *testing.F) {
 		fake := fakes[int(which)%len(fakes)]
 		in := before + " " + fake + " " + after
 		out := redact(in, assignments)
+		for _, s := range []string{in, before, after} {
+			if got, want := Find(s, assignments), findRef(s, assignments); !slices.Equal(got, want) {
+				t.Errorf("Find(%q) = %v, the byte-by-byte scan finds %v", s, got, want)
+			}
+		}
 		if ms := Find(out, assignments); len(ms) > 0 {
 			t.Errorf("redact(%q) = %q, which still holds %q", in, out, out[ms[0].Start:ms[0].End])
 		}
@@ -184,4 +191,21 @@ func BenchmarkRedact(b *testing.B) {
 	for b.Loop() {
 		Redact(text)
 	}
+}
+
+// findRef is Find with the plain scan next replaced: every byte that opens
+// a shape, at a word boundary where it needs one, is tried.
+func findRef(s string, assignments bool) []Match {
+	var ms []Match
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !opens[c] || midWord[c] && i > 0 && isWord(s[i-1]) {
+			continue
+		}
+		if m, ok := matchAt(s, i, assignments); ok {
+			ms = append(ms, m)
+			i = m.End - 1
+		}
+	}
+	return ms
 }

@@ -13,10 +13,13 @@
 package corpustest
 
 import (
+	"bufio"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -129,4 +132,26 @@ func LargestTranscript(tb testing.TB) string {
 		tb.Skipf("corpus transcript absent: %v", err)
 	}
 	return p
+}
+
+// EachLine hands f every line of every transcript (*.jsonl) under the
+// corpus folder dir, with the file's path relative to dir.
+func EachLine(dir string, f func(rel string, line []byte)) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		file, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		sc := bufio.NewScanner(file)
+		sc.Buffer(nil, 256<<20)
+		for sc.Scan() {
+			f(rel, sc.Bytes())
+		}
+		return sc.Err()
+	})
 }

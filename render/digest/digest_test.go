@@ -455,3 +455,40 @@ func TestShortKeepsFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentials: a digest shows no credential and no value assigned to a
+// secret's name, wherever the call holds it (a command, a written file's
+// names, an edit, a failed command's error line), and names never come from
+// a string literal.
+func TestCredentials(t *testing.T) {
+	const (
+		token  = "ghp_" + "Zq8Lw2Xr5Tn7Vb3Mk9Hd4Jf6Gs1Pc0YaUex1"
+		stripe = "sk_live_" + "51Hq8Lw2Xr5Tn7Vb3Mk9Hd4J"
+		pw     = "hunter2" + "_horse_battery"
+	)
+	secrets := []string{token, stripe, pw, "literal_inside_x"}
+	calls := []Call{
+		done(call("Write", `{"file_path":"/a.go","content":"const GITHUB_TOKEN = \"`+token+`\"\nvar stripeKey = '`+stripe+`'\nDB_PASSWORD=`+pw+`\nmsg := \"literal_inside_x\"\nfunc retryCount_x() {}"}`), "File created"),
+		done(call("Edit", `{"file_path":"/a.go","old_string":"old_name()","new_string":"API_TOKEN: `+token+`\nnew_call_x(\"literal_inside_x\")\nsecret_key = `+pw+`"}`), "ok"),
+		done(call("Bash", `{"command":"GITHUB_TOKEN=`+token+` DB_PASSWORD=`+pw+` ./deploy"}`), "ok"),
+		failed(call("Bash", `{"command":"./deploy"}`), "Exit code 1\nerror: bad token "+token+" (PASSWORD="+pw+")"),
+		failed(call("Read", `{"file_path":"/a"}`), "Error: key "+stripe+" rejected"),
+		done(call("WebFetch", `{"url":"https://bob:`+pw+`@example.com/x","prompt":"p"}`), "ok"),
+	}
+	for _, c := range calls {
+		l := Of(c, cwd)
+		for _, got := range []string{l.Full(), l.Pending(), l.Salient(), l.Short(Short), l.Short(Shortest), l.Detail} {
+			for _, s := range secrets {
+				if strings.Contains(got, s) {
+					t.Errorf("%s: digest %q shows %q", c.Name, got, s)
+				}
+			}
+		}
+	}
+	if d := Describe(calls[0], cwd).Detail; !strings.Contains(d, "retryCount_x") || !strings.Contains(d, "GITHUB_TOKEN") {
+		t.Errorf("Write's names lost the code names: %q", d)
+	}
+	if l := fullLine(calls[3], cwd); !strings.Contains(l, "[redacted: github-token]") {
+		t.Errorf("the error line does not say what it redacted: %q", l)
+	}
+}
