@@ -272,9 +272,9 @@ func (p page) body() string {
 // character charOffset of that line and holds at most maxChars characters
 // (runes; a byte of invalid UTF-8 counts as one): whole lines, unless the
 // first line alone is longer, which is then cut at a character boundary,
-// never between a backslash and the character after it (the page then
-// holds one character less, or, when it would hold the backslash alone,
-// one more). msg explains an offset outside the file.
+// never between an escaping backslash and the character after it (the
+// page then holds one character less, or, when it would hold the
+// backslash alone, one more). msg explains an offset outside the file.
 func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) {
 	p.lines = bytes.Count(data, []byte("\n"))
 	if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -322,8 +322,9 @@ func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) 
 		}
 		if pos == start { // the first line alone is too long: cut it
 			cut, take := runeBytes(rest, left), left
-			if cut > 0 && rest[cut-1] == '\\' {
-				// Keep an escape with what it escapes.
+			if backslashesBefore(data, pos+cut)%2 == 1 {
+				// Keep an escape with what it escapes (a backslash
+				// after an even run of them escapes the next).
 				if take > 1 {
 					cut, take = cut-1, take-1
 				} else {
@@ -332,7 +333,16 @@ func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) 
 				}
 			}
 			pos += cut
-			p.last, p.next = l, l
+			p.last = l
+			if cut == len(rest) {
+				// The escaped character ended the line, which went
+				// along whole.
+				if l+1 < p.lines {
+					p.next = l + 1
+				}
+				break
+			}
+			p.next = l
 			p.nextChar = take
 			if l == offset {
 				p.nextChar += charOffset
@@ -344,6 +354,15 @@ func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) 
 	}
 	p.text = string(data[start:pos])
 	return p, ""
+}
+
+// backslashesBefore counts the backslashes that end data[:i].
+func backslashesBefore(data []byte, i int) int {
+	n := 0
+	for i-n > 0 && data[i-n-1] == '\\' {
+		n++
+	}
+	return n
 }
 
 // runeBytes is the byte length of the first n runes of b (-1 when b has

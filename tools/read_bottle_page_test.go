@@ -134,3 +134,40 @@ func TestReadBottleReRendered(t *testing.T) {
 		t.Errorf("a message line %q, which reads as the notice, is not escaped", notice)
 	}
 }
+
+// FuzzPageOf: paging any text by any page size visits every byte once,
+// marks every page that starts inside a line, and never ends a page cut
+// inside a line with a backslash.
+func FuzzPageOf(f *testing.F) {
+	f.Add("\\# [bottle] x\nab\\\\c\n", uint8(1))
+	f.Add("a\r\nb\\", uint8(2))
+	f.Add("ünï\\ç\n\n😀\\\n", uint8(3))
+	f.Fuzz(func(t *testing.T, data string, size uint8) {
+		max := 1 + int(size%64)
+		var joined strings.Builder
+		offset, charOff := 0, 0
+		for steps := 0; ; steps++ {
+			if steps > len(data)+2 {
+				t.Fatalf("no progress paging %q by %d", data, max)
+			}
+			p, msg := pageOf([]byte(data), offset, charOff, max)
+			if msg != "" {
+				t.Fatalf("pageOf(%q, %d, %d, %d): %s", data, offset, charOff, max, msg)
+			}
+			if (charOff > 0) != strings.HasPrefix(p.body(), continued) {
+				t.Fatalf("page at %d/%d of %q: %q", offset, charOff, data, p.body())
+			}
+			joined.WriteString(p.text)
+			if p.nextChar > 0 && backslashesBefore([]byte(joined.String()), joined.Len())%2 == 1 {
+				t.Fatalf("page at %d/%d of %q ends in a backslash its character is not on: %q", offset, charOff, data, p.text)
+			}
+			if p.next < 0 {
+				break
+			}
+			offset, charOff = p.next, p.nextChar
+		}
+		if joined.String() != data {
+			t.Fatalf("pages of %q by %d join to %q", data, max, joined.String())
+		}
+	})
+}
