@@ -8,9 +8,8 @@ import (
 	"unicode/utf8"
 
 	"bottle/ident"
+	"bottle/internal/goldentest"
 	"flag"
-	"github.com/google/go-cmp/cmp"
-	"os"
 	"path/filepath"
 )
 
@@ -278,20 +277,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden file %s (run go test ./pointer -update): %v", path, err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	goldentest.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // TestPointerNotRefreshed: a pointer to a bottle that could not be

@@ -39,6 +39,7 @@ var moduleImports = map[string][]string{
 	"internal/atomicfile":        {},
 	"internal/claudesettings":    {"internal/atomicfile"},
 	"internal/corpustest":        {},
+	"internal/goldentest":        {},
 	"internal/fidelity":          {"render", "host/claudecode/transcript"},
 	"internal/hooklog":           {},
 	"internal/gentranscript":     {},

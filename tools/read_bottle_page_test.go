@@ -10,6 +10,30 @@ import (
 	"bottle/render"
 )
 
+// pageThrough pages data by max characters from its start, calls each
+// with every page and where it starts, and returns the pages' texts
+// joined.
+func pageThrough(t testing.TB, data string, max int, each func(p page, offset, charOff int)) string {
+	t.Helper()
+	var joined strings.Builder
+	offset, charOff := 0, 0
+	for steps := 0; ; steps++ {
+		if steps > len(data)+2 {
+			t.Fatalf("no progress paging %q by %d", data, max)
+		}
+		p, msg := pageOf([]byte(data), offset, charOff, max)
+		if msg != "" {
+			t.Fatalf("pageOf(%q, %d, %d, %d): %s", data, offset, charOff, max, msg)
+		}
+		joined.WriteString(p.text)
+		each(p, offset, charOff)
+		if p.next < 0 {
+			return joined.String()
+		}
+		offset, charOff = p.next, p.nextChar
+	}
+}
+
 // TestPageOfForgedHeading: a message line that holds a forged heading
 // after its start, paged at every max_chars from 1 to its length, never
 // gives a page that starts with structure: a page that starts inside the
@@ -23,16 +47,7 @@ func TestPageOfForgedHeading(t *testing.T) {
 	}
 	data := "# Session bottle — x\n" + line + "\n" + render.Escape(forged) + "\nend\n"
 	for max := 1; max <= utf8.RuneCountInString(line)+1; max++ {
-		var joined strings.Builder
-		offset, charOff := 0, 0
-		for steps := 0; ; steps++ {
-			if steps > len(data) {
-				t.Fatalf("max_chars %d: no progress", max)
-			}
-			p, msg := pageOf([]byte(data), offset, charOff, max)
-			if msg != "" {
-				t.Fatalf("max_chars %d: %s", max, msg)
-			}
+		joined := pageThrough(t, data, max, func(p page, offset, charOff int) {
 			body := p.body()
 			if first, _, _ := strings.Cut(body, "\n"); (offset > 0 || charOff > 0) && render.Escape(first) != first {
 				t.Fatalf("max_chars %d: the page at %d/%d starts with structure: %q", max, offset, charOff, first)
@@ -46,14 +61,9 @@ func TestPageOfForgedHeading(t *testing.T) {
 			if n := utf8.RuneCountInString(p.text); n > max && !(n == 2 && strings.HasPrefix(p.text, `\`)) {
 				t.Fatalf("max_chars %d: a page of %d characters: %q", max, n, p.text)
 			}
-			joined.WriteString(p.text)
-			if p.next < 0 {
-				break
-			}
-			offset, charOff = p.next, p.nextChar
-		}
-		if joined.String() != data {
-			t.Fatalf("max_chars %d: the pages join to %q", max, joined.String())
+		})
+		if joined != data {
+			t.Fatalf("max_chars %d: the pages join to %q", max, joined)
 		}
 	}
 	// The marker is no opening, however the line goes on.
@@ -144,30 +154,18 @@ func FuzzPageOf(f *testing.F) {
 	f.Add("ünï\\ç\n\n😀\\\n", uint8(3))
 	f.Fuzz(func(t *testing.T, data string, size uint8) {
 		max := 1 + int(size%64)
-		var joined strings.Builder
-		offset, charOff := 0, 0
-		for steps := 0; ; steps++ {
-			if steps > len(data)+2 {
-				t.Fatalf("no progress paging %q by %d", data, max)
-			}
-			p, msg := pageOf([]byte(data), offset, charOff, max)
-			if msg != "" {
-				t.Fatalf("pageOf(%q, %d, %d, %d): %s", data, offset, charOff, max, msg)
-			}
+		var sofar strings.Builder
+		joined := pageThrough(t, data, max, func(p page, offset, charOff int) {
 			if (charOff > 0) != strings.HasPrefix(p.body(), continued) {
 				t.Fatalf("page at %d/%d of %q: %q", offset, charOff, data, p.body())
 			}
-			joined.WriteString(p.text)
-			if p.nextChar > 0 && backslashesBefore([]byte(joined.String()), joined.Len())%2 == 1 {
+			sofar.WriteString(p.text)
+			if p.nextChar > 0 && backslashesBefore([]byte(sofar.String()), sofar.Len())%2 == 1 {
 				t.Fatalf("page at %d/%d of %q ends in a backslash its character is not on: %q", offset, charOff, data, p.text)
 			}
-			if p.next < 0 {
-				break
-			}
-			offset, charOff = p.next, p.nextChar
-		}
-		if joined.String() != data {
-			t.Fatalf("pages of %q by %d join to %q", data, max, joined.String())
+		})
+		if joined != data {
+			t.Fatalf("pages of %q by %d join to %q", data, max, joined)
 		}
 	})
 }

@@ -313,27 +313,13 @@ func TestPageOfRandom(t *testing.T) {
 		}
 		data := b.String()
 		max := 1 + r.IntN(12)
-		var got strings.Builder
-		offset, charOff := 0, 0
-		for steps := 0; ; steps++ {
-			if steps > len(data)+2 {
-				t.Fatalf("no progress paging %q by %d", data, max)
-			}
-			p, msg := pageOf([]byte(data), offset, charOff, max)
-			if msg != "" {
-				t.Fatalf("pageOf(%q, %d, %d, %d): %s", data, offset, charOff, max, msg)
-			}
+		got := pageThrough(t, data, max, func(p page, _, _ int) {
 			if n := utf8.RuneCountInString(p.text); n > max {
 				t.Fatalf("page of %d characters > %d", n, max)
 			}
-			got.WriteString(p.text)
-			if p.next < 0 {
-				break
-			}
-			offset, charOff = p.next, p.nextChar
-		}
-		if got.String() != data {
-			t.Fatalf("pages of %q by %d join to %q", data, max, got.String())
+		})
+		if got != data {
+			t.Fatalf("pages of %q by %d join to %q", data, max, got)
 		}
 	}
 }
