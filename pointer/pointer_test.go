@@ -1,6 +1,8 @@
 package pointer
 
 import (
+	"flag"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,8 +11,6 @@ import (
 
 	"bottle/ident"
 	"bottle/internal/goldentest"
-	"flag"
-	"path/filepath"
 )
 
 const pointerID = "e179046d-7049-4ccf-9e8a-2fb2bb450298"

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"strconv"
@@ -15,7 +16,6 @@ import (
 	"bottle/bottles"
 	"bottle/ident"
 	"bottle/pointer"
-	"hash/crc32"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
