@@ -1,6 +1,8 @@
 package pointer
 
 import (
+	"flag"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,10 +10,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/ident"
-	"flag"
-	"github.com/google/go-cmp/cmp"
-	"os"
-	"path/filepath"
+	"bottle/internal/goldentest"
 )
 
 const pointerID = "e179046d-7049-4ccf-9e8a-2fb2bb450298"
@@ -278,20 +277,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden file %s (run go test ./pointer -update): %v", path, err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	goldentest.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // TestPointerNotRefreshed: a pointer to a bottle that could not be

@@ -165,32 +165,48 @@ func Escape(s string) string {
 }
 
 // unicodeBreaks finds the line breaks other than "\n" and "\r" in a
-// text: U+0085, U+2028 and U+2029, each looked up again only once passed
-// (most texts hold none, and are searched once for each).
-type unicodeBreaks struct{ at [3]int }
-
-var unicodeBreakRunes = [3]string{"\u0085", "\u2028", "\u2029"}
+// text: U+0085 (C2 85) and U+2028, U+2029 (E2 80 A8, E2 80 A9), each
+// looked up again only once passed. Their first bytes are searched for
+// (other characters share them: "—", "’", "…" start with E2), not the
+// whole sequences, whose search falls back to a slow scan in text full of
+// those.
+type unicodeBreaks struct {
+	c2, e2 int // the next of each kind at or after the last i; -1: none
+}
 
 func (u *unicodeBreaks) init(s string) {
-	for k, r := range unicodeBreakRunes {
-		u.at[k] = strings.Index(s, r)
+	u.c2, u.e2 = nextBreak(s, 0, 0xC2), nextBreak(s, 0, 0xE2)
+}
+
+// nextBreak is the index of the first line break at or after i that
+// starts with lead; -1 when there is none.
+func nextBreak(s string, i int, lead byte) int {
+	for i < len(s) {
+		k := strings.IndexByte(s[i:], lead)
+		if k < 0 {
+			return -1
+		}
+		i += k
+		if lineBreakAt(s[i:]) != 0 {
+			return i
+		}
+		i++
 	}
+	return -1
 }
 
 // next is the first of them at or after i; -1 when there is none.
 func (u *unicodeBreaks) next(s string, i int) int {
-	first := -1
-	for k, r := range unicodeBreakRunes {
-		if u.at[k] >= 0 && u.at[k] < i {
-			if u.at[k] = strings.Index(s[i:], r); u.at[k] >= 0 {
-				u.at[k] += i
-			}
-		}
-		if u.at[k] >= 0 && (first < 0 || u.at[k] < first) {
-			first = u.at[k]
-		}
+	if u.c2 >= 0 && u.c2 < i {
+		u.c2 = nextBreak(s, i, 0xC2)
 	}
-	return first
+	if u.e2 >= 0 && u.e2 < i {
+		u.e2 = nextBreak(s, i, 0xE2)
+	}
+	if u.c2 >= 0 && (u.e2 < 0 || u.c2 < u.e2) {
+		return u.c2
+	}
+	return u.e2
 }
 
 // structuralAt reports whether the line starting at s is structural: 1 for a

@@ -212,3 +212,19 @@ func TestEscapeSpellingsProse(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldsOrSkipsRanges: the ranges foldsOrSkips passes at once hold no
+// space, format character or compatibility form of ASCII.
+func TestFoldsOrSkipsRanges(t *testing.T) {
+	for r := rune(0x80); r < 0x10000; r++ {
+		if r >= 0xD800 && r < 0xE000 {
+			continue
+		}
+		s := string(r)
+		format, space := blankRune(r)
+		_, ascii := foldASCII(s)
+		if want := format || space || ascii; foldsOrSkips(r, s) != want {
+			t.Errorf("foldsOrSkips(%U) = %v, want %v", r, !want, want)
+		}
+	}
+}

@@ -47,6 +47,7 @@ var moduleImports = map[string][]string{
 	"internal/claudesettings":    {"internal/atomicfile"},
 	"internal/codexconfig":       {"internal/claudesettings"},
 	"internal/corpustest":        {},
+	"internal/goldentest":        {},
 	"internal/fidelity":          {"render", "host/claudecode/transcript", "session"},
 	"internal/hooklog":           {"privacy"},
 	"internal/gentranscript":     {},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/internal/goldentest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -38,20 +39,7 @@ func renderFixture(t *testing.T, name string) *Result {
 // golden compares got with testdata/<name>, rewriting it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden file %s (run go test ./render -update): %v", path, err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	goldentest.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestGoldenBottles(t *testing.T) {

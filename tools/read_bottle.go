@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"strconv"
@@ -33,7 +34,9 @@ const (
 
 const readBottleDesc = `Returns one page of a session's bottle — the session as markdown, messages verbatim — starting at a line offset, with a footer line naming the next offset or saying "end of bottle".
 
-offset counts lines from 0: offset 0 is the first line, offset 412 starts at line 413. A page holds whole lines up to max_chars characters (default 25,000; the footer comes on top). A single line longer than max_chars is cut at a character boundary and continues on the next page: the footer then gives an offset and a char_offset to pass back. Concatenating the pages in order, without their footers, gives the file exactly.
+offset counts lines from 0: offset 0 is the first line, offset 412 starts at line 413. A page holds whole lines up to max_chars characters (default 25,000; the footer comes on top). A single line longer than max_chars is cut at a character boundary (never between a backslash and the character after it) and continues on the next page, which starts with "…(continued) ": the footer then gives an offset and a char_offset to pass back. Concatenating the pages in order, without their footers and that marker, gives the file exactly.
+
+Each footer names the bottle's version in the next call's arguments: pass it back. When the bottle was re-rendered in between (its lines may have moved), the page says so and where the new render's turns start.
 
 The first page (offset 0) renders the bottle first when it is missing or older than its transcript or claude-mem's database, so it is current. Later pages are read from the same file without re-rendering, so their offsets stay valid; start again at offset 0 for a fresh render.
 
@@ -59,6 +62,8 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 				"as the previous footer says.")),
 		mcp.WithInteger("max_chars", mcp.Min(minPageChars), mcp.Max(maxPageChars), mcp.DefaultNumber(DefaultPageChars),
 			mcp.Description("Most characters of bottle text on the page (default 25,000).")),
+		mcp.WithString("version", mcp.MaxLength(64), mcp.Description(
+			"The bottle's version the previous footer named; the page then says whether the bottle changed since.")),
 		mcp.WithSchemaAdditionalProperties(false),
 	)
 	return tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -66,7 +71,7 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		if bad != nil {
 			return bad, nil
 		}
-		if bad := unknownArgs(args, "session_id", "offset", "char_offset", "max_chars"); bad != nil {
+		if bad := unknownArgs(args, "session_id", "offset", "char_offset", "max_chars", "version"); bad != nil {
 			return bad, nil
 		}
 		id, err := stringArg(args, "session_id")
@@ -82,6 +87,12 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 			n[i] = v
 		}
 		offset, charOffset, maxChars := n[0], n[1], n[2]
+		version := ""
+		if v, ok := args["version"].(string); ok {
+			version = v
+		} else if args["version"] != nil {
+			return mcp.NewToolResultError("version must be a string: pass back the one the previous footer named"), nil
+		}
 		if _, given, _ := intArg(args, "max_chars"); !given {
 			maxChars = DefaultPageChars
 		}
@@ -96,12 +107,13 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 		if bad != nil {
 			return bad, nil
 		}
-		return d.readBottle(ctx, s, offset, charOffset, maxChars), nil
+		return d.readBottle(ctx, s, offset, charOffset, maxChars, version), nil
 	}
 }
 
-// readBottle renders the bottle of s when needed and returns one page of it.
-func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, maxChars int) *mcp.CallToolResult {
+// readBottle renders the bottle of s when needed and returns one page of
+// it; version is the one the previous page's footer named ("" for none).
+func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, maxChars int, version string) *mcp.CallToolResult {
 	path, err := bottles.Path(d.Env.BottlesDir(), s.id)
 	if err != nil {
 		return badID(s.id)
@@ -139,11 +151,68 @@ func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, max
 	if err != nil {
 		return mcp.NewToolResultError(fmt.Sprintf("Cannot read the bottle of session %s: %v.", s, err))
 	}
+	cur := bottleVersion(data)
+	changed := ""
+	if version != "" && version != cur {
+		changed = changedNotice(data, version, cur, offset)
+	}
 	p, msg := pageOf(data, offset, charOffset, maxChars)
 	if msg != "" {
+		if changed != "" {
+			msg = "the bottle was re-rendered since the previous page (version " + version + ", now " + cur + "); " + msg
+		}
 		return mcp.NewToolResultError(fmt.Sprintf("%s. Bottle %s of session %s.", msg, path, s))
 	}
-	return mcp.NewToolResultText(p.text + "\n" + p.footer(path, s, status))
+	p.version = cur
+	return mcp.NewToolResultText(changed + p.body() + "\n" + p.footer(path, s, status))
+}
+
+// bottleVersion names the bytes of a bottle: their length and CRC-32C,
+// which tells two renders apart at memory speed.
+func bottleVersion(data []byte) string {
+	return strconv.Itoa(len(data)) + "-" + strconv.FormatUint(uint64(crc32.Checksum(data, castagnoli)), 16)
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// changedNotice is the line a page starts with when the bottle is not the
+// one the previous page was cut from: a render in between (the Stop hook
+// re-renders after every turn) may have folded or moved lines, so the page
+// does not continue the previous one. It names where the new render's
+// turns start: the line after each "---" separator (a message's own "---"
+// is escaped, so these are the bottle's).
+func changedNotice(data []byte, was, now string, offset int) string {
+	var starts []int
+	line, sep := 0, false
+	for l := range bytes.Lines(data) {
+		l = bytes.TrimRight(l, "\r\n")
+		switch {
+		case string(l) == "---":
+			sep = true
+		case sep && len(l) > 0:
+			starts = append(starts, line)
+			sep = false
+		}
+		line++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%sre-rendered since your previous page (version %s, now %s): its lines may have moved, so this page does not continue that one", pointer.BottleFooter, was, now)
+	if len(starts) == 0 {
+		b.WriteString("; read it again from offset 0]\n")
+		return b.String()
+	}
+	at := starts[0]
+	for _, st := range starts {
+		if st <= offset {
+			at = st
+		}
+	}
+	fmt.Fprintf(&b, ". The new render's %d turns start at offset %d (the first), %d (the last)", len(starts), starts[0], starts[len(starts)-1])
+	if offset > starts[0] {
+		fmt.Fprintf(&b, " and %d (the one holding offset %d)", at, offset)
+	}
+	b.WriteString(": read on from the turn you need]\n")
+	return b.String()
 }
 
 // sourcesNewer reports whether the transcript or claude-mem's database
@@ -181,13 +250,32 @@ type page struct {
 	lines, first, last, startChar int
 	// next and nextChar are where the next page starts; next is -1 at the end.
 	next, nextChar int
+	// version is the bottle's ([bottleVersion]), named in the footer's
+	// next arguments.
+	version string
+}
+
+// continued starts a page that starts inside a line: what follows is the
+// rest of a line, not the start of one, however it reads. It is not a
+// structural opening in any spelling.
+const continued = "…(continued) "
+
+// body is the page as shown: its text, after [continued] when it starts
+// inside a line.
+func (p page) body() string {
+	if p.startChar > 0 {
+		return continued + p.text
+	}
+	return p.text
 }
 
 // pageOf cuts the page of data that starts at line offset (0-based) and
 // character charOffset of that line and holds at most maxChars characters
 // (runes; a byte of invalid UTF-8 counts as one): whole lines, unless the
-// first line alone is longer, which is then cut at a character boundary.
-// msg explains an offset outside the file.
+// first line alone is longer, which is then cut at a character boundary,
+// never between an escaping backslash and the character after it (the
+// page then holds one character less, or, when it would hold the
+// backslash alone, one more). msg explains an offset outside the file.
 func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) {
 	p.lines = bytes.Count(data, []byte("\n"))
 	if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -234,10 +322,29 @@ func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) 
 			continue
 		}
 		if pos == start { // the first line alone is too long: cut it
-			cut := runeBytes(rest, left)
+			cut, take := runeBytes(rest, left), left
+			if backslashesBefore(data, pos+cut)%2 == 1 {
+				// Keep an escape with what it escapes (a backslash
+				// after an even run of them escapes the next).
+				if take > 1 {
+					cut, take = cut-1, take-1
+				} else {
+					_, size := utf8.DecodeRune(rest[cut:])
+					cut, take = cut+size, take+1
+				}
+			}
 			pos += cut
-			p.last, p.next = l, l
-			p.nextChar = left
+			p.last = l
+			if cut == len(rest) {
+				// The escaped character ended the line, which went
+				// along whole.
+				if l+1 < p.lines {
+					p.next = l + 1
+				}
+				break
+			}
+			p.next = l
+			p.nextChar = take
 			if l == offset {
 				p.nextChar += charOffset
 			}
@@ -248,6 +355,15 @@ func pageOf(data []byte, offset, charOffset, maxChars int) (p page, msg string) 
 	}
 	p.text = string(data[start:pos])
 	return p, ""
+}
+
+// backslashesBefore counts the backslashes that end data[:i].
+func backslashesBefore(data []byte, i int) int {
+	n := 0
+	for i-n > 0 && data[i-n-1] == '\\' {
+		n++
+	}
+	return n
 }
 
 // runeBytes is the byte length of the first n runes of b (-1 when b has
@@ -285,22 +401,25 @@ func (p page) footer(path string, s session, status string) string {
 		b.WriteString(" · end of bottle]")
 	case p.nextChar > 0:
 		fmt.Fprintf(&b, " · line %s is longer than a page and continues: next read_bottle %s]",
-			commas(p.next+1), argsJSON(s.id, p.next, p.nextChar))
+			commas(p.next+1), argsJSON(s.id, p.next, p.nextChar, p.version))
 	default:
-		fmt.Fprintf(&b, " · more: next read_bottle %s]", argsJSON(s.id, p.next, 0))
+		fmt.Fprintf(&b, " · more: next read_bottle %s]", argsJSON(s.id, p.next, 0, p.version))
 	}
 	// One line, whatever a path holds.
 	return strings.NewReplacer("\n", " ", "\r", " ").Replace(b.String())
 }
 
 // argsJSON is a read_bottle argument object.
-func argsJSON(id string, offset, charOffset int) string {
+func argsJSON(id string, offset, charOffset int, version string) string {
 	s := `{"session_id":` + strconv.Quote(id)
 	if offset > 0 || charOffset > 0 {
 		s += `,"offset":` + strconv.Itoa(offset)
 	}
 	if charOffset > 0 {
 		s += `,"char_offset":` + strconv.Itoa(charOffset)
+	}
+	if version != "" {
+		s += `,"version":` + strconv.Quote(version)
 	}
 	return s + "}"
 }

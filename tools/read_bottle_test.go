@@ -121,7 +121,13 @@ func readAll(t testing.TB, c *client.Client, id string, maxChars int) []string {
 	for range 100000 {
 		got := wantOK(t, call(t, c, "read_bottle", args))
 		body, footer := splitPage(t, got)
-		pages = append(pages, body)
+		// A page that starts inside a line says so; without that
+		// marker, the pages join to the file.
+		rest, marked := strings.CutPrefix(body, continued)
+		if inside := args["char_offset"] != nil; marked != inside {
+			t.Fatalf("page at %v starts %.40q: marked %v, want %v", args, body, marked, inside)
+		}
+		pages = append(pages, rest)
 		if strings.HasSuffix(footer, "end of bottle]") {
 			return pages
 		}
@@ -210,10 +216,10 @@ func TestReadBottleLongLineFooter(t *testing.T) {
 	got := wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": "long", "offset": 1, "max_chars": 200}))
 	_, footer := splitPage(t, got)
 	wantContains(t, footer, "lines 2–2 of 3", "line 2 is longer than a page and continues",
-		`{"session_id":"long","offset":1,"char_offset":200}`)
+		`{"session_id":"long","offset":1,"char_offset":200,"version":"`)
 	got = wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": "long", "offset": 1, "char_offset": 400, "max_chars": 200}))
 	body, footer := splitPage(t, got)
-	if want := strings.Repeat("é", 100) + "\nb\n"; body != want {
+	if want := continued + strings.Repeat("é", 100) + "\nb\n"; body != want {
 		t.Errorf("last part of the line: %q, want %q", body, want)
 	}
 	wantContains(t, footer, "lines 2 (from character 400)–3 of 3", "end of bottle]")
@@ -248,7 +254,7 @@ func TestReadBottleErrors(t *testing.T) {
 	}
 	// A line exactly consumed: char_offset at its end still has the newline.
 	got := wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": "three", "offset": 1, "char_offset": 3}))
-	if body, _ := splitPage(t, got); body != "\nthree\n" {
+	if body, _ := splitPage(t, got); body != continued+"\nthree\n" {
 		t.Errorf("char_offset at end of line: %q", body)
 	}
 }
@@ -307,27 +313,13 @@ func TestPageOfRandom(t *testing.T) {
 		}
 		data := b.String()
 		max := 1 + r.IntN(12)
-		var got strings.Builder
-		offset, charOff := 0, 0
-		for steps := 0; ; steps++ {
-			if steps > len(data)+2 {
-				t.Fatalf("no progress paging %q by %d", data, max)
-			}
-			p, msg := pageOf([]byte(data), offset, charOff, max)
-			if msg != "" {
-				t.Fatalf("pageOf(%q, %d, %d, %d): %s", data, offset, charOff, max, msg)
-			}
+		got := pageThrough(t, data, max, func(p page, _, _ int) {
 			if n := utf8.RuneCountInString(p.text); n > max {
 				t.Fatalf("page of %d characters > %d", n, max)
 			}
-			got.WriteString(p.text)
-			if p.next < 0 {
-				break
-			}
-			offset, charOff = p.next, p.nextChar
-		}
-		if got.String() != data {
-			t.Fatalf("pages of %q by %d join to %q", data, max, got.String())
+		})
+		if got != data {
+			t.Fatalf("pages of %q by %d join to %q", data, max, got)
 		}
 	}
 }

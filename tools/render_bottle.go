@@ -163,9 +163,9 @@ func renderReport(s session, res *render.Result, path string) string {
 	}
 	if res.NeedsPaging {
 		fmt.Fprintf(&b, "It is longer than one Read (%s lines or %s tokens): page it with read_bottle %s.\n",
-			commas(render.ReadMaxLines), commas(render.ReadMaxTokens), argsJSON(res.SessionID, 0, 0))
+			commas(render.ReadMaxLines), commas(render.ReadMaxTokens), argsJSON(res.SessionID, 0, 0, ""))
 	} else {
-		fmt.Fprintf(&b, "Read it with the Read tool, or page it with read_bottle %s.\n", argsJSON(res.SessionID, 0, 0))
+		fmt.Fprintf(&b, "Read it with the Read tool, or page it with read_bottle %s.\n", argsJSON(res.SessionID, 0, 0, ""))
 	}
 	return b.String()
 }
