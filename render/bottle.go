@@ -372,7 +372,7 @@ func writeItem(w *bytes.Buffer, it *Item, tf *timeFmt) {
 		switch {
 		case it.short > 0:
 			w.WriteString(it.Line.Short(it.short))
-		case it.Line.Detail != "" && !it.lean:
+		case it.Line.Detail() != "" && !it.lean:
 			w.WriteString(oneLine(it.Line.WithDetail(), toolLineMax))
 		default:
 			w.WriteString(oneLine(it.Line.Full(), toolLineMax))
@@ -406,10 +406,19 @@ func (it *Item) pendingText() string {
 	return it.Text
 }
 
-// textLen is about the length of the item's line, in bytes.
+// line is the item's line as written in full, without a tool line's
+// detail.
+func (it *Item) line() string {
+	if it.Line != nil {
+		return it.Line.Full()
+	}
+	return it.Text
+}
+
+// textLen is the length of the item's line with its detail, in bytes.
 func (it *Item) textLen() int {
 	if it.Line != nil {
-		return len(it.Line.Full()) + len(it.Line.Detail)
+		return len(it.Line.WithDetail())
 	}
 	return len(it.Text)
 }

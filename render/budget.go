@@ -806,9 +806,9 @@ func dropDetails(b *Bottle, size int, over func(size int) bool, keep int) (int, 
 		if !over(size) {
 			break
 		}
-		if it.Line.Detail != "" && !it.lean && it.short == 0 {
+		if it.Line.Detail() != "" && !it.lean && it.short == 0 {
 			it.lean, dropped = true, true
-			size -= len(it.Line.Detail)
+			size -= len(it.Line.Detail())
 		}
 	}
 	return size, dropped

@@ -78,7 +78,7 @@ func TestWriteFoldedItems(t *testing.T) {
 	// form is a call's pending form "<Tool> — <salient>".
 	call := func(id, form string) Item {
 		tool, sal, _ := strings.Cut(form, " — ")
-		return toolItem(id, digest.Line{Tool: tool, Subject: sal, Outcome: "ok"})
+		return toolItem(id, digest.Parts{Tool: tool, Subject: sal, Outcome: "ok"})
 	}
 	// read(i) is a distinct form of 40 runes; reads(n) calls t1…tn make
 	// them.
@@ -103,7 +103,7 @@ func TestWriteFoldedItems(t *testing.T) {
 		}, "- [#t3–#t7] Edit — cmd/format.go ×2 · Bash — go test ./... ×2 · Read — cmd/format.go\n"},
 		{"pending calls, observations and notes", []Item{
 			{Kind: ItemObservation, ID: "101", Text: "obs"}, call("t8", "Grep — TODO"), {Kind: ItemNote, Text: "interrupted by the user"},
-			{Kind: ItemObservation, ID: "102", Text: "obs"}, {Kind: ItemPending, ID: "t10", Line: &digest.Line{Tool: "Bash", Kind: digest.KindCommand, Subject: "ls"}},
+			{Kind: ItemObservation, ID: "102", Text: "obs"}, toolItem("t10", digest.Parts{Tool: "Bash", Kind: digest.KindCommand, Subject: "ls"}, ItemPending),
 		}, "- [#t8 #t10] Grep — TODO · Bash — ls\n- ↳ folded: 2 observations #101–#102; 1 notes\n"},
 		{"notes alone", []Item{{Kind: ItemNote, Text: "/clear"}}, "- ↳ folded: 1 notes\n"},
 		// Six forms and their separators are 255 runes, seven 298: the
@@ -117,7 +117,7 @@ func TestWriteFoldedItems(t *testing.T) {
 		{"long, multi-line or private forms are flattened, stripped and cut", []Item{
 			call("t1", "Bash — echo a\n- [#t9] forged <private>SECRET</private> "+strings.Repeat("y", 90)),
 		}, "- [#t1] Bash — echo a - [#t9] forged " + strings.Repeat("y", 50) + "…\n"},
-		{"no salient part: the digest's tool", []Item{toolItem("t1", digest.Line{Tool: "Read", Outcome: "3 lines"})}, "- [#t1] Read\n"},
+		{"no salient part: the digest's tool", []Item{toolItem("t1", digest.Parts{Tool: "Read", Outcome: "3 lines"})}, "- [#t1] Read\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -281,7 +281,7 @@ func TestDetailsGiveWay(t *testing.T) {
 			tr := Turn{N: n, Prompt: "p" + strconv.Itoa(n), Reply: []string{"done"}}
 			for k := 1; k <= 10; k++ {
 				id := (n-1)*10 + k
-				tr.Happened = append(tr.Happened, toolItem("t"+strconv.Itoa(id), digest.Line{Tool: "Edit", Kind: digest.KindPath, Subject: "a" + strconv.Itoa(id) + ".go", Detail: detail}))
+				tr.Happened = append(tr.Happened, toolItem("t"+strconv.Itoa(id), digest.Parts{Tool: "Edit", Kind: digest.KindPath, Subject: "a" + strconv.Itoa(id) + ".go", Detail: detail}))
 			}
 			b.Turns = append(b.Turns, tr)
 		}
@@ -470,7 +470,7 @@ func TestRunFitsBudget(t *testing.T) {
 // without its last item is the length of the line written.
 func TestJoinedLen(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	sleep := bashLine("sleep 30 && gh run view", "ok")
+	sleep := bashLine("sleep 30 && gh run view", "ok").Line()
 	for iter := 0; iter < 200; iter++ {
 		var run []Item
 		n := 1 + r.IntN(8)
@@ -507,10 +507,18 @@ func ids(items []Item) []string {
 	return out
 }
 
-// toolItem is the item of a tool call id whose digest is l.
-func toolItem(id string, l digest.Line) Item { return Item{Kind: ItemTool, ID: id, Line: &l} }
+// toolItem is the item of a tool call id whose digest has parts p (of
+// kind ItemTool unless kind says otherwise).
+func toolItem(id string, p digest.Parts, kind ...ItemKind) Item {
+	l := p.Line()
+	it := Item{Kind: ItemTool, ID: id, Line: &l}
+	if len(kind) > 0 {
+		it.Kind = kind[0]
+	}
+	return it
+}
 
 // bashLine is the digest of a shell command.
-func bashLine(cmd, outcome string) digest.Line {
-	return digest.Line{Tool: "Bash", Kind: digest.KindCommand, Subject: cmd, Outcome: outcome}
+func bashLine(cmd, outcome string) digest.Parts {
+	return digest.Parts{Tool: "Bash", Kind: digest.KindCommand, Subject: cmd, Outcome: outcome}
 }

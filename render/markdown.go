@@ -73,7 +73,7 @@ func turnHint(t *Turn) int {
 		n += 48 + len(s.Text)
 	}
 	for _, it := range t.Happened {
-		n += 24 + min(it.textLen(), 400)
+		n += 24 + min(len(it.line()), 400)
 	}
 	for _, r := range t.Reply {
 		n += 2 + len(r)

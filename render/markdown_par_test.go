@@ -83,11 +83,12 @@ func randBottle(r *rand.Rand, n int, mode Mode, folds bool) *Bottle {
 	}
 	// Folded turns count repeated calls; "" falls back to the digest's tool.
 	calls := []digest.Line{
-		{Tool: "Read", Kind: digest.KindPath, Subject: "/a/b.go", Outcome: "10 lines"},
-		{Tool: "Read", Kind: digest.KindPath, Subject: "/a/c.go", Outcome: "10 lines"},
-		{Tool: "Read", Outcome: "10 lines"},
-		{Tool: "Edit", Kind: digest.KindPath, Subject: strings.Repeat("é", 90)},
+		digest.Parts{Tool: "Read", Kind: digest.KindPath, Subject: "/a/b.go", Outcome: "10 lines"}.Line(),
+		digest.Parts{Tool: "Read", Kind: digest.KindPath, Subject: "/a/c.go", Outcome: "10 lines"}.Line(),
+		digest.Parts{Tool: "Read", Outcome: "10 lines"}.Line(),
+		digest.Parts{Tool: "Edit", Kind: digest.KindPath, Subject: strings.Repeat("é", 90)}.Line(),
 	}
+	ls := digest.Parts{Tool: "Bash", Kind: digest.KindCommand, Subject: "ls"}.Line()
 	mkTurn := func(nth int) Turn {
 		t := Turn{N: nth, Time: when()}
 		if r.IntN(6) > 0 {
@@ -105,7 +106,7 @@ func randBottle(r *rand.Rand, n int, mode Mode, folds bool) *Bottle {
 			case 2:
 				t.Happened = append(t.Happened, Item{Kind: ItemObservation, ID: fmt.Sprint(100 + k), Text: "obs", Time: when()})
 			case 3:
-				t.Happened = append(t.Happened, Item{Kind: ItemPending, ID: fmt.Sprintf("t%d", k), Line: &digest.Line{Tool: "Bash", Kind: digest.KindCommand, Subject: "ls"}, Time: when()})
+				t.Happened = append(t.Happened, Item{Kind: ItemPending, ID: fmt.Sprintf("t%d", k), Line: &ls, Time: when()})
 			default:
 				t.Happened = append(t.Happened, Item{Kind: ItemTool, ID: fmt.Sprintf("t%d", k), Line: &calls[r.IntN(len(calls))], Time: when()})
 			}

@@ -14,8 +14,8 @@ func TestSalientIgnoresResult(t *testing.T) {
 		if f.Full() != fullLine(c, cwd) || f.Pending() != Pending(c, cwd) {
 			t.Errorf("%s: Describe = %q, %q; want %q, %q", name, f.Full(), f.Pending(), fullLine(c, cwd), Pending(c, cwd))
 		}
-		if n := runeLen(f.Full() + f.Detail); n > MaxRunes && f.Detail != "" {
-			t.Errorf("%s: line and detail %q are %d runes, over %d", name, f.Full()+f.Detail, n, MaxRunes)
+		if n := runeLen(f.Full() + f.Detail()); n > MaxRunes && f.Detail() != "" {
+			t.Errorf("%s: line and detail %q are %d runes, over %d", name, f.Full()+f.Detail(), n, MaxRunes)
 		}
 	}
 	for _, f := range fixtures() {

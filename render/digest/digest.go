@@ -142,20 +142,20 @@ func DescribeCall(c *Call, cwd string) Line {
 	c = inlined(c)
 	tool := toolName(c.Name)
 	d := describe(c, cwd, true)
-	l := lineOf(c, tool, d)
-	l.pending = bound(join(tool, " — ", d.salient, ""), MaxRunes)
-	l.Detail = detailOf(c, l.full, d)
-	l.detach()
-	return l
+	p := partsOf(c, tool, &d)
+	if d.salient != p.salient {
+		p.Pending = d.salient
+	}
+	return p.build(c, &d)
 }
 
-// detailOf is the detail of a call whose line is line: what d.detail
+// detailOf is the detail of a call whose line is lineRunes long: what d.detail
 // lists where the result is normal or missing and the line leaves room.
-func detailOf(c *Call, line string, d description) string {
+func detailOf(c *Call, lineRunes int, d *description) string {
 	if d.detail == nil {
 		return ""
 	}
-	out, _, normal := outcome(c, &d)
+	out, _, normal := outcome(c, d)
 	if c.HasResult && !normal {
 		return ""
 	}
@@ -163,7 +163,7 @@ func detailOf(c *Call, line string, d description) string {
 	if out != "" {
 		sep = "; "
 	}
-	detail := d.detail(MaxRunes - runeLen(line) - runeLen(sep))
+	detail := d.detail(MaxRunes - lineRunes - runeLen(sep))
 	if detail == "" {
 		return ""
 	}
@@ -178,17 +178,39 @@ func LineMax(name string) int {
 	return MaxRunes
 }
 
-// lineOf assembles the digest of c from its description d. The salient part
-// gives way first, so the outcome always shows; a long outcome (an error
-// line) is cut so that the salient part keeps salientKeep runes. Matched
-// paths fill what room the line has left.
-func lineOf(c *Call, tool string, d description) Line {
-	out, status, normal := outcome(c, &d)
-	l := Line{Tool: tool, Kind: d.kind, Subject: d.subject, Range: d.rng, Scope: d.shownScope(), Note: d.note, Status: status}
+// composes reports whether sal is compose(subject, rng, scope, note),
+// without putting that together.
+func composes(sal, subject, rng, scope, note string) bool {
+	rest, ok := strings.CutPrefix(sal, subject)
+	cut := func(prefix, part string) {
+		if ok && part != "" {
+			if rest, ok = strings.CutPrefix(rest, prefix); ok {
+				rest, ok = strings.CutPrefix(rest, part)
+			}
+		}
+	}
+	cut(":", rng)
+	cut(" in ", scope)
+	return ok && rest == note
+}
+
+// lineParts are the parts of a line and the salient part it shows.
+type lineParts struct {
+	Parts
+	salient string
+}
+
+// partsOf works out the parts of c's line from its description d. The
+// salient part gives way first, so the outcome always shows; a long
+// outcome (an error line) is cut so that the salient part keeps
+// salientKeep runes. Matched paths fill what room the line has left.
+func partsOf(c *Call, tool string, d *description) lineParts {
+	out, status, normal := outcome(c, d)
+	p := Parts{Tool: tool, Kind: d.kind, Subject: d.subject, Range: d.rng, Scope: d.shownScope(), Note: d.note, Status: status}
 	sal := d.salient
 	if normal && d.seenRng != "" {
-		l.Range = d.seenRng
-		sal = l.Salient()
+		p.Range = d.seenRng
+		sal = compose(p.Subject, p.Range, p.Scope, p.Note)
 	}
 	room := MaxRunes - runeLen(tool) - runeLen(": ") - runeLen(" — ")
 	if keep := min(runeLen(sal), salientKeep); runeLen(out) > room-keep {
@@ -196,80 +218,41 @@ func lineOf(c *Call, tool string, d description) Line {
 	}
 	sal = bound(sal, max(room-runeLen(out), 12))
 	lim := LineMax(c.Name)
-	s := join(tool, ": ", sal, out)
+	n := runeLen(join(tool, ": ", sal, out))
 	if normal && d.npaths > 0 {
 		paths := d.paths[:d.npaths]
-		if shown, _ := fitPaths(runeLen(s), paths, d.total, lim); shown < len(paths) && d.compact {
+		shown, last := fitPaths(n, paths, d.total, lim)
+		if shown < len(paths) && d.compact {
 			// The paths matter more than the input's whole wording.
-			drop := under(paths, d.scope)
 			scope := d.shownScope()
-			if drop {
+			if under(paths, d.scope) {
 				scope = ""
 			}
 			alt := strings.TrimSpace(compose(d.compactSubject, "", scope, d.note))
-			altLine := join(tool, ": ", alt, out)
-			if n, _ := fitPaths(runeLen(altLine), paths, d.total, lim); n > shown {
-				s, sal = altLine, alt
-				l.Subject, l.Scope = d.compactSubject, scope
+			altN := runeLen(join(tool, ": ", alt, out))
+			if k, altLast := fitPaths(altN, paths, d.total, lim); k > shown {
+				sal, n, shown, last = alt, altN, k, altLast
+				p.Subject, p.Scope = d.compactSubject, scope
 			}
 		}
-		shown, last := fitPaths(runeLen(s), paths, d.total, lim)
 		if shown > 0 {
-			l.Paths = make([]string, shown)
-			copy(l.Paths, paths[:shown])
-			l.Paths[shown-1] = last
-			l.More = max(d.total, len(paths)) - shown
+			// d is the caller's, to describe this call: its array may
+			// hold the paths shown.
+			paths[shown-1] = last
+			p.Paths = paths[:shown]
+			p.More = max(d.total, len(paths)) - shown
 		}
-		s = withPaths(s, paths, d.total, lim)
 	}
-	if l.Kind == KindText || sal != l.Salient() {
+	if p.Kind == KindText || !composes(sal, p.Subject, p.Range, p.Scope, p.Note) {
 		// Text, or parts the line had to cut: the salient part is one.
-		l.Subject, l.Range, l.Scope, l.Note = sal, "", "", ""
+		p.Subject, p.Range, p.Scope, p.Note = sal, "", "", ""
 	}
-	l.Outcome = out
-	if l.Status != "" && !strings.HasPrefix(out, l.Status+": ") {
-		l.Status = ""
+	p.Outcome = out
+	if p.Status != "" && !strings.HasPrefix(out, p.Status+": ") {
+		p.Status = ""
 	}
-	if lim != MaxRunes {
-		l.max = uint16(lim)
-	}
-	l.full = bound(s, lim)
-	return l
-}
-
-// withPaths appends to s, a line ending in its outcome, ": " and as many of
-// paths as fit in lim runes (fitPaths), then ", +N more" for the rest of
-// total.
-func withPaths(s string, paths []string, total, lim int) string {
-	shown, last := fitPaths(runeLen(s), paths, total, lim)
-	if shown == 0 {
-		return s
-	}
-	total = max(total, len(paths))
-	size := len(s) + len(", +99999 more")
-	for _, p := range paths[:shown] {
-		size += len(", ") + len(p)
-	}
-	var b strings.Builder
-	b.Grow(size)
-	b.WriteString(s)
-	for i, p := range paths[:shown] {
-		sep := ", "
-		if i == 0 {
-			sep = ": "
-		}
-		if i == shown-1 {
-			p = last
-		}
-		b.WriteString(sep)
-		b.WriteString(p)
-	}
-	if shown < total {
-		b.WriteString(", +")
-		b.WriteString(strconv.Itoa(total - shown))
-		b.WriteString(" more")
-	}
-	return b.String()
+	p.Max = lim
+	return lineParts{Parts: p, salient: sal}
 }
 
 // fitPaths is how many of paths a line of n runes shows within lim runes,

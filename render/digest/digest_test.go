@@ -145,7 +145,7 @@ func TestGolden(t *testing.T) {
 		}
 		b.WriteString(f.name + "\n\tline:    " + line + "\n\tpending: " + pending + "\n")
 		l := Describe(f.call, f.cwd)
-		if d := l.Detail; d != "" {
+		if d := l.Detail(); d != "" {
 			if err := checkDigest(line+d, MaxRunes); err != nil {
 				t.Errorf("%s: %v: %q", f.name, err, line+d)
 			}
@@ -272,7 +272,7 @@ func TestPrivate(t *testing.T) {
 		done(call("Bash", `{"command":"git status"}`), " M a/b.go\n<private>\n"+secret+"/x.go\n</private>\n M c/d.go"),
 	)
 	for _, c := range calls {
-		for _, got := range []string{fullLine(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
+		for _, got := range []string{fullLine(c, cwd), Pending(c, cwd), Salient(c, cwd), describedDetail(c, cwd)} {
 			if strings.Contains(got, secret) {
 				t.Errorf("%s %s: digest %q shows private text", c.Name, c.Input, got)
 			}
@@ -418,8 +418,13 @@ func fullLine(c Call, cwd string) string {
 // checkParts checks that a line's parts put together give its forms: the
 // parts, not the text, are what the short forms read.
 func checkParts(l *Line) error {
-	if got, want := l.assemble(), l.Full(); got != want {
-		return fmt.Errorf("parts %+v give %q, want the full form %q", *l, got, want)
+	p := Parts{Tool: l.Tool(), Kind: l.Kind(), Subject: l.Subject(), Range: l.Range(), Scope: l.Scope(), Note: l.Note(),
+		Outcome: l.Outcome(), Paths: l.Paths(), More: l.More(), Max: l.Max()}
+	if st := l.Status(); st != l.Outcome() {
+		p.Status = st
+	}
+	if got := p.Line(); got.Full() != l.Full() {
+		return fmt.Errorf("parts %+v give %q, want the full form %q", p, got.Full(), l.Full())
 	}
 	for _, level := range []ShortLevel{Short, Shortest} {
 		if err := checkDigest(l.Short(level), l.Max()); err != nil {
@@ -477,7 +482,7 @@ func TestCredentials(t *testing.T) {
 	}
 	for _, c := range calls {
 		l := Of(c, cwd)
-		for _, got := range []string{l.Full(), l.Pending(), l.Salient(), l.Short(Short), l.Short(Shortest), l.Detail} {
+		for _, got := range []string{l.Full(), l.Pending(), l.Salient(), l.Short(Short), l.Short(Shortest), l.Detail()} {
 			for _, s := range secrets {
 				if strings.Contains(got, s) {
 					t.Errorf("%s: digest %q shows %q", c.Name, got, s)
@@ -485,10 +490,16 @@ func TestCredentials(t *testing.T) {
 			}
 		}
 	}
-	if d := Describe(calls[0], cwd).Detail; !strings.Contains(d, "retryCount_x") || !strings.Contains(d, "GITHUB_TOKEN") {
+	if d := describedDetail(calls[0], cwd); !strings.Contains(d, "retryCount_x") || !strings.Contains(d, "GITHUB_TOKEN") {
 		t.Errorf("Write's names lost the code names: %q", d)
 	}
 	if l := fullLine(calls[3], cwd); !strings.Contains(l, "[redacted: github-token]") {
 		t.Errorf("the error line does not say what it redacted: %q", l)
 	}
+}
+
+// describedDetail is the detail of c's digest.
+func describedDetail(c Call, cwd string) string {
+	l := Describe(c, cwd)
+	return l.Detail()
 }

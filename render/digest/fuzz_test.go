@@ -37,9 +37,9 @@ func FuzzLine(f *testing.F) {
 			t.Fatal(checkParts(&fs))
 		} else if fs.Full() != line {
 			t.Fatalf("Describe's line %q, Line %q", fs.Full(), line)
-		} else if fs.Detail != "" {
-			if err := checkDigest(line+fs.Detail, MaxRunes); err != nil {
-				t.Fatalf("line and detail: %v: %q", err, line+fs.Detail)
+		} else if fs.Detail() != "" {
+			if err := checkDigest(line+fs.Detail(), MaxRunes); err != nil {
+				t.Fatalf("line and detail: %v: %q", err, line+fs.Detail())
 			}
 		}
 		if strings.Contains(name+input+result+structured+cwd, "SECRET") {
@@ -50,7 +50,7 @@ func FuzzLine(f *testing.F) {
 		mid := func(s string) string { return s[:len(s)/2] + p + s[len(s)/2:] }
 		c.Name, c.Result = mid(c.Name), mid(c.Result)
 		c.Input = spliceStrings(c.Input, p)
-		for _, got := range []string{fullLine(c, cwd), Pending(c, cwd), Salient(c, cwd), Describe(c, cwd).Detail} {
+		for _, got := range []string{fullLine(c, cwd), Pending(c, cwd), Salient(c, cwd), describedDetail(c, cwd)} {
 			if strings.Contains(got, secret) {
 				t.Fatalf("digest %q shows private text", got)
 			}

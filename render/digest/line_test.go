@@ -10,18 +10,18 @@ import (
 // command or a text its start, a search leaves its folder out before it
 // cuts its pattern; an outcome keeps its count or exit code.
 func TestShort(t *testing.T) {
-	read := func(path, rng, outcome string) Line {
-		return Line{Tool: "Read", Kind: KindPath, Subject: path, Range: rng, Outcome: outcome}
+	read := func(path, rng, outcome string) Parts {
+		return Parts{Tool: "Read", Kind: KindPath, Subject: path, Range: rng, Outcome: outcome}
 	}
-	bash := func(cmd, outcome, status string) Line {
-		return Line{Tool: "Bash", Kind: KindCommand, Subject: cmd, Outcome: outcome, Status: status}
+	bash := func(cmd, outcome, status string) Parts {
+		return Parts{Tool: "Bash", Kind: KindCommand, Subject: cmd, Outcome: outcome, Status: status}
 	}
-	edit := func(path string) Line { return Line{Tool: "Edit", Kind: KindPath, Subject: path} }
-	grep := func(pattern, scope, note, outcome string, paths ...string) Line {
-		return Line{Tool: "Grep", Kind: KindPattern, Subject: pattern, Scope: scope, Note: note, Outcome: outcome, Paths: paths}
+	edit := func(path string) Parts { return Parts{Tool: "Edit", Kind: KindPath, Subject: path} }
+	grep := func(pattern, scope, note, outcome string, paths ...string) Parts {
+		return Parts{Tool: "Grep", Kind: KindPattern, Subject: pattern, Scope: scope, Note: note, Outcome: outcome, Paths: paths, Max: MaxPathListRunes}
 	}
 	tests := []struct {
-		line  Line
+		line  Parts
 		level ShortLevel
 		want  string
 	}{
@@ -34,9 +34,9 @@ func TestShort(t *testing.T) {
 		{read("a.go", "14", "1 line"), Shortest, "Read: a.go:14 — 1 line"},
 		{bash("go test ./...", "exit 1: a_test.go:9: got 2", "exit 1"), Short, "Bash: go test ./... — exit 1"},
 		{grep(`"TODO"`, "", "", "9 files", "a.go", "b.go"), Short, `Grep: "TODO" — 9 files`},
-		{Line{Tool: "Glob", Kind: KindPattern, Subject: "**/*.go", Outcome: "3 files, truncated", Paths: []string{"a.go", "b.go", "c.go"}}, Short, "Glob: **/*.go — 3 files, truncated"},
+		{Parts{Tool: "Glob", Kind: KindPattern, Subject: "**/*.go", Outcome: "3 files, truncated", Paths: []string{"a.go", "b.go", "c.go"}}, Short, "Glob: **/*.go — 3 files, truncated"},
 		{read("render/x.go", "", "error: File does not exist."), Shortest, "Read: x.go — error: File does not exist."},
-		{Line{Tool: "EnterPlanMode"}, Short, "EnterPlanMode"},
+		{Parts{Tool: "EnterPlanMode"}, Short, "EnterPlanMode"},
 		{bash("echo a:1", "ok", ""), Short, "Bash: echo a:1"},
 		{bash("echo a:1", "exit 0", ""), Short, "Bash: echo a:1 — exit 0"},
 		// A command keeps 40 runes, then 28.
@@ -55,11 +55,12 @@ func TestShort(t *testing.T) {
 		{grep(`"LoadSessionState|SaveState"`, "cmd/entire/cli", " (*.go)", "4 files", "a.go"), Short, `Grep: "LoadSessionState|SaveState" (*.go) — 4 files`},
 		{grep(`"TODO"`, "cmd/entire/cli", "", "9 files", "a.go"), Short, `Grep: "TODO" in cmd/entire/cli — 9 files`},
 		{grep(`"is it in the pattern or not"`, "", "", "2 files", "a.go"), Shortest, `Grep: "is it in the pattern or no… — 2 files`},
-		{Line{Tool: "Glob", Kind: KindPattern, Subject: "**/*_integration_test.go", Scope: "cmd/entire/cli/strategy", Outcome: "3 files", Paths: []string{"a.go"}}, Short, "Glob: **/*_integration_test.go — 3 files"},
+		{Parts{Tool: "Glob", Kind: KindPattern, Subject: "**/*_integration_test.go", Scope: "cmd/entire/cli/strategy", Outcome: "3 files", Paths: []string{"a.go"}}, Short, "Glob: **/*_integration_test.go — 3 files"},
 	}
 	for _, tt := range tests {
-		if got := tt.line.Short(tt.level); got != tt.want {
-			t.Errorf("%q.Short(%d) = %q, want %q", tt.line.Full(), tt.level, got, tt.want)
+		l := tt.line.Line()
+		if got := l.Short(tt.level); got != tt.want {
+			t.Errorf("%q.Short(%d) = %q, want %q", l.Full(), tt.level, got, tt.want)
 		}
 	}
 }
@@ -67,11 +68,11 @@ func TestShort(t *testing.T) {
 // TestKey: lines that show one path share a key whatever their tools and
 // ranges; other lines share one when their short forms do.
 func TestKey(t *testing.T) {
-	read := Line{Tool: "Read", Kind: KindPath, Subject: "a b/c.go", Range: "10-20", Outcome: "11 lines"}
-	edit := Line{Tool: "Edit", Kind: KindPath, Subject: "a b/c.go", Note: " (replace all)"}
-	other := Line{Tool: "Edit", Kind: KindPath, Subject: "a b/d.go"}
-	cmd1 := Line{Tool: "Bash", Kind: KindCommand, Subject: "go test ./... -run TestVeryLongNameThatGoesOnAndOn", Outcome: "ok"}
-	cmd2 := Line{Tool: "Bash", Kind: KindCommand, Subject: "go test ./... -run TestVeryLongNameThatGoesOnAndOnAndOn", Outcome: "exit 1"}
+	read := Parts{Tool: "Read", Kind: KindPath, Subject: "a b/c.go", Range: "10-20", Outcome: "11 lines"}.Line()
+	edit := Parts{Tool: "Edit", Kind: KindPath, Subject: "a b/c.go", Note: " (replace all)"}.Line()
+	other := Parts{Tool: "Edit", Kind: KindPath, Subject: "a b/d.go"}.Line()
+	cmd1 := Parts{Tool: "Bash", Kind: KindCommand, Subject: "go test ./... -run TestVeryLongNameThatGoesOnAndOn", Outcome: "ok"}.Line()
+	cmd2 := Parts{Tool: "Bash", Kind: KindCommand, Subject: "go test ./... -run TestVeryLongNameThatGoesOnAndOnAndOn", Outcome: "exit 1"}.Line()
 	if read.Key() != edit.Key() {
 		t.Errorf("keys of one path differ: %q, %q", read.Key(), edit.Key())
 	}

@@ -177,7 +177,7 @@ func TestDigestsOutliveTheMap(t *testing.T) {
 	n := 0
 	for _, tc := range tr.Tools {
 		l := tc.Line
-		n += len(bytes.Clone([]byte(l.Full()))) + len(bytes.Clone([]byte(l.Pending()))) + len(bytes.Clone([]byte(l.Subject+l.Outcome+l.Detail+strings.Join(l.Paths, ""))))
+		n += len(bytes.Clone([]byte(l.Full()))) + len(bytes.Clone([]byte(l.Pending()))) + len(bytes.Clone([]byte(l.Subject()+l.Outcome()+l.Detail()+strings.Join(l.Paths(), ""))))
 	}
 	if n == 0 {
 		t.Fatal("no digest text")
