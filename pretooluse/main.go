@@ -7,6 +7,7 @@
 //
 // Its contract is the hook's: one JSON payload on stdin, the one-line
 // answer or nothing on stdout, nothing on stderr, exit 0 whatever happens.
+// `pretooluse --version` prints its version.
 // A test holds that it links neither SQLite nor the renderer.
 package main
 
@@ -19,6 +20,7 @@ import (
 
 	"bottle/internal/folders"
 	"bottle/internal/permit"
+	"bottle/internal/version"
 )
 
 func main() {
@@ -29,5 +31,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
+	if len(args) == 1 && args[0] == "--version" {
+		_, err := io.WriteString(stdout, "pretooluse "+version.String()+"\n")
+		return err
+	}
 	return permit.Hook(ctx, args, folders.OSEnv(), stdin, stdout)
 }

@@ -43,7 +43,7 @@ var moduleImports = map[string][]string{
 	"internal/folders":           {},
 	"internal/hookio":            {},
 	"internal/permit":            {"ident", "internal/folders", "internal/hooklog", "internal/hookio", "pointer"},
-	"pretooluse":                 {"internal/folders", "internal/permit"},
+	"pretooluse":                 {"internal/folders", "internal/permit", "internal/version"},
 	"internal/claudesettings":    {"internal/atomicfile"},
 	"internal/codexconfig":       {"internal/claudesettings"},
 	"internal/corpustest":        {},
