@@ -434,7 +434,12 @@ func (l *Line) shortParts(level ShortLevel) (head, outcome string) {
 // element.
 func shortPath(p string, level ShortLevel) string {
 	if level >= Shortest {
-		return p[strings.LastIndex(p, "/")+1:]
+		// A folder's path may end in "/"; the root has no last element.
+		trimmed := strings.TrimRight(p, "/")
+		if trimmed == "" {
+			return p
+		}
+		return trimmed[strings.LastIndex(trimmed, "/")+1:]
 	}
 	n := runeLen(p)
 	if n <= ShortPathRunes {
