@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -147,22 +148,30 @@ func TestNoOutsideCitations(t *testing.T) {
 
 // TestNoOutsideCitationsCatches: each kind of citation is found, in Go
 // comments and scripts, and what is not a citation is not.
+// The words of the citations TestNoOutsideCitationsCatches plants, spelled
+// in pieces so that this file does not cite what it tests for.
+const (
+	spec   = "SP" + "EC"
+	issue  = "iss" + "ue"
+	shared = ".." + "/shared"
+)
+
 func TestNoOutsideCitationsCatches(t *testing.T) {
 	for _, tt := range []struct {
 		path, src string
 		want      int
 	}{
-		{"a.go", "package a\n\n// Modes (SPEC §3.3).\nvar x = 1\n", 1},
-		{"a.go", "package a\n\n/* as issue 15 defines */\nvar x = 1\n", 1},
-		{"a.go", "package a\n\n// see ../shared/reference/transcript-format.md\nvar x = 1\n", 1},
+		{"a.go", "package a\n\n// Modes (" + spec + " §3.3).\nvar x = 1\n", 1},
+		{"a.go", "package a\n\n/* as " + issue + " 15 defines */\nvar x = 1\n", 1},
+		{"a.go", "package a\n\n// see " + shared + "/reference/transcript-format.md\nvar x = 1\n", 1},
 		{"a.go", "package a\n\n// after reference/claude-mem-schema.sql\nvar x = 1\n", 1},
 		{"a.go", "package a\n\n// transcript-format.md §1\nvar x = 1\n", 1},
-		{"a.go", "package a\n\nvar x = \"issue 123 and SPEC §2\" // data, not prose\n", 0},
+		{"a.go", "package a\n\nvar x = \"" + issue + " 123 and " + spec + " §2\" // data, not prose\n", 0},
 		{"a.go", "package a\n\n// The corpus: $BOTTLE_CORPUS, else ../shared/corpus.\nvar x = 1\n", 0},
 		{"a.go", "package a\n\n// docs/format.md, \"The budget\"; golang/go#75804.\nvar x = 1\n", 0},
-		{"run", "# runs with ../shared beside it\necho hi\n", 1},
-		{"run", "echo \"issue 9\"\n# fine\n", 0},
-		{"x.md", "See SPEC.md.\n", 1},
+		{"run", "# runs with " + shared + " beside it\necho hi\n", 1},
+		{"run", "echo \"" + issue + " 9\"\n# fine\n", 0},
+		{"x.md", "See " + spec + ".md.\n", 1},
 	} {
 		text, err := commentText(tt.path, []byte(tt.src))
 		if err != nil {
@@ -368,5 +377,29 @@ func TestREADMETestCommand(t *testing.T) {
 	command = strings.TrimSpace(command)
 	if !strings.HasPrefix(command, "go test") || !slices.Contains(strings.Split(repoFile(t, ".ci/run"), "\n"), command) {
 		t.Errorf("README.md's test command %q is not a line of .ci/run", command)
+	}
+}
+
+// TestREADMEPackages: the README's Architecture section names every package
+// of the module, so a reader sees the whole layout before opening
+// docs/architecture.md.
+func TestREADMEPackages(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}", "bottle/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := strings.Fields(string(out))
+	if len(pkgs) < 10 {
+		t.Fatalf("go list printed %q: too few packages to be the module", out)
+	}
+	_, section, ok := strings.Cut(repoFile(t, "README.md"), "\n## Architecture\n")
+	if !ok {
+		t.Fatal("README has no ## Architecture section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, p := range pkgs {
+		if name := strings.TrimPrefix(p, "bottle/"); !strings.Contains(section, "`"+name+"`") {
+			t.Errorf("the README's Architecture section does not name %s", name)
+		}
 	}
 }
