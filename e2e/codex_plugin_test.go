@@ -8,17 +8,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
 
-// TestCodexPlugin installs bottle as Codex's plugin, from a marketplace
-// folder built as a release is (the repository's marketplace and plugin
-// folders with this machine's binaries in libexec): "codex plugin
-// marketplace add" and "codex plugin add bottle@bottle", then "hookbin
-// trust --host codex", and no hooks.json entry or [mcp_servers] table of
-// bottle's. Codex must then run the plugin's hooks (trusted, through the
+// TestCodexPlugin installs bottle as Codex's plugin from a release, as a
+// user without Go does: scripts/release.sh's folder on the plugin-release
+// branch of a git repository served on 127.0.0.1, "codex plugin
+// marketplace add URL --ref plugin-release" and "codex plugin add
+// bottle@bottle", then "hookbin trust --host codex"; no hooks.json entry or
+// [mcp_servers] table of bottle's. Codex must then run the plugin's hooks (trusted, through the
 // plugin's launcher), offer and call its MCP tools as mcp__bottle, and
 // doctor must take the plugin for the install.
 func TestCodexPlugin(t *testing.T) {
@@ -40,27 +39,10 @@ func TestCodexPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	market := filepath.Join(w.root, "marketplace")
-	copyDir(t, filepath.Join("..", ".claude-plugin"), filepath.Join(market, ".claude-plugin"))
-	copyDir(t, filepath.Join("..", "plugin"), filepath.Join(market, "plugin"))
-	libexec := filepath.Join(market, "plugin", "libexec")
-	if err := os.RemoveAll(libexec); err != nil {
-		t.Fatal(err)
-	}
-	platform := filepath.Join(libexec, runtime.GOOS+"-"+runtime.GOARCH)
-	for _, b := range []string{bins.hookbin, bins.mcpserver, bins.pretooluse} {
-		data, err := os.ReadFile(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(platform, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(platform, filepath.Base(b)), data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.codexCommand("plugin", "marketplace", "add", market)
+	// A release as the release workflow publishes it: the plugin-release
+	// branch of a git repository, here served on 127.0.0.1.
+	url := serveRelease(t, w.root, releaseFolder(t, w.root))
+	w.codexCommand("plugin", "marketplace", "add", url, "--ref", releaseBranch)
 	if out := w.codexCommand("plugin", "add", "bottle@bottle"); !strings.Contains(out, "Added plugin `bottle`") {
 		t.Fatalf("codex plugin add:\n%s", out)
 	}
