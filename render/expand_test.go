@@ -13,6 +13,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/ident"
+	"bottle/render/structural"
 )
 
 func TestExpandFixtures(t *testing.T) {
@@ -177,7 +178,7 @@ func checkFolding(t *testing.T, path string, budget int) *Result {
 			continue
 		}
 		if kind, _, n := ident.Parse(e.ID); kind == ident.Assistant && n > 0 {
-			if want := assistantBlock(string(full.Markdown), int(n)); Escape(e.Text) != want {
+			if want := assistantBlock(string(full.Markdown), int(n)); structural.Escape(e.Text) != want {
 				t.Errorf("%s expands to %.80q, the unfolded bottle shows %.80q", e.ID, e.Text, want)
 			}
 		}
