@@ -62,14 +62,6 @@ func TestExpandFixtures(t *testing.T) {
 	}
 }
 
-func TestCapText(t *testing.T) {
-	s := strings.Repeat("é", 30)
-	got := capText(s, 10)
-	if !strings.HasPrefix(got, strings.Repeat("é", 10)+"\n[cut: 10 of 30 characters shown]") {
-		t.Errorf("capText = %q", got)
-	}
-}
-
 // idsIn lists every id a bottle names: [#id] tags, the id ranges that tag a
 // folded turn's calls and folded id lists.
 var (

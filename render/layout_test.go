@@ -23,8 +23,9 @@ import (
 // non-test files), as the package docs and docs/architecture.md's package
 // map say. A new package needs an entry: its place in the layout is a decision.
 var moduleImports = map[string][]string{
-	"render":                     {"claudemem", "render/digest", "render/structural", "ident", "internal/shown", "pointer", "privacy", "workstate", "host/claudecode/transcript", "session"},
+	"render":                     {"claudemem", "render/digest", "render/record", "render/structural", "ident", "internal/shown", "pointer", "privacy", "workstate", "host/claudecode/transcript", "session"},
 	"render/structural":          {"host/claudecode/transcript", "pointer", "workstate"},
+	"render/record":              {"claudemem", "internal/shown", "privacy", "session"},
 	"bottles":                    {"ident", "internal/atomicfile"},
 	"claudemem":                  {},
 	"claudemem/memtest":          {},
