@@ -19,7 +19,7 @@ func codexRun(t *testing.T, w *world, cmd string, args ...string) (string, error
 	fn := runUninstall
 	if cmd == "install" {
 		full = append(full, "--hookbin", w.hookbin, "--mcpserver", w.mcpserver)
-		fn = runInstall
+		fn = installDefault
 	}
 	var out, errb bytes.Buffer
 	err := fn(t.Context(), append(full, args...), w.env(), &out, &errb)
@@ -147,7 +147,7 @@ func TestDoctorCodex(t *testing.T) {
 	}
 	doctor := func() (string, error) {
 		var out bytes.Buffer
-		err := runDoctor(t.Context(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
+		err := runDoctor(t.Context(), defaultDeps(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
 		return out.String(), err
 	}
 	out, err := doctor()

@@ -53,12 +53,12 @@ func fits(size, lines, budget int) bool {
 //
 // The markdown is written first (most bottles fit as they are) and then
 // once more only at the end: the folds on the way are measured (see
-// measurer).
-func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) {
+// measurer). serial writes the markdown on one goroutine.
+func fitBudget(b *Bottle, loc *time.Location, budget int, serial bool) ([]byte, int, string) {
 	if budget > 0 {
 		preFoldLast(b, budget)
 	}
-	md := markdown(b, loc)
+	md := writeMarkdown(b, loc, serial)
 	if budget <= 0 {
 		return md, 0, ""
 	}
@@ -76,7 +76,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 	}
 	if fits(size, lines, budget) {
 		if md == nil {
-			md = markdown(b, loc)
+			md = writeMarkdown(b, loc, serial)
 		}
 		return md, 0, ""
 	}
@@ -116,7 +116,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		}
 		size, lines = m.total()
 		if fits(size, lines, budget) {
-			return markdown(b, loc), len(folded), ""
+			return writeMarkdown(b, loc, serial), len(folded), ""
 		}
 	}
 	// The estimates were short: group one more turn at a time.
@@ -140,7 +140,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		note = overBudgetNote(size, lines, budget)
 		b.Notes = append(b.Notes, note)
 	}
-	return markdown(b, loc), len(folded), note
+	return writeMarkdown(b, loc, serial), len(folded), note
 }
 
 // preFoldLines is how many times the budget the lines of the last turn's
