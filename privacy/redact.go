@@ -181,13 +181,20 @@ var wordBytes = func() (t [256]bool) {
 
 // seconds marks, for each opening letter (and '-'), the bytes that may
 // follow it in a shape: AKIA/ASIA/ABIA/ACCA/AIza, gh?_/github_pat_, sk/rk,
-// xox?/xapp, npm_, ey, Bearer, -----.
-var seconds = func() (t [256][256]bool) {
-	for _, p := range []string{"AK", "AS", "AB", "AC", "AI", "gh", "gi", "sk", "rk", "xo", "xa", "np", "ey", "Be", "BE", "be", "bE", "--"} {
-		t[p[0]][p[1]] = true
-	}
-	return t
-}()
+// xox?/xapp, npm_, ey, Bearer, -----. A constant literal, so the compiler
+// lays it out: built at start, its 64 KB were most of the package's init.
+var seconds = [256][256]bool{
+	'A': {'K': true, 'S': true, 'B': true, 'C': true, 'I': true},
+	'g': {'h': true, 'i': true},
+	's': {'k': true},
+	'r': {'k': true},
+	'x': {'o': true, 'a': true},
+	'n': {'p': true},
+	'e': {'y': true},
+	'B': {'e': true, 'E': true},
+	'b': {'e': true, 'E': true},
+	'-': {'-': true},
+}
 
 // midWord marks the opening bytes whose shape needs a word boundary before.
 var midWord = func() (t [256]bool) {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -469,8 +470,9 @@ func writeReplyLine(w *bytes.Buffer, t *Turn, reply []string, what string, tf *t
 // foldedSpanRunes bounds the code spans a folded reply keeps.
 const foldedSpanRunes = 160
 
-// codeSpan matches a backtick pair and what lies between on one line.
-var codeSpan = regexp.MustCompile("`[^`\n]{2,80}`")
+// codeSpan matches a backtick pair and what lies between on one line;
+// compiled on first use, as most runs of the binary fold no reply.
+var codeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]{2,80}`") })
 
 // codeSpans lists the distinct code spans of a folded reply that its shown
 // text does not hold, " · `a` `b`", within foldedSpanRunes: the names and
@@ -480,7 +482,7 @@ func codeSpans(reply []string, shown string) string {
 	seen := map[string]bool{}
 	used := 0
 	for _, r := range reply {
-		for _, m := range codeSpan.FindAllString(r, -1) {
+		for _, m := range codeSpan().FindAllString(r, -1) {
 			m = oneLine(m, 82)
 			if seen[m] || strings.Contains(shown, m) {
 				continue

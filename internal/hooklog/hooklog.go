@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -171,14 +172,16 @@ func Append(path string, e Entry) error {
 }
 
 // lineRE splits a log line into time, hook, the key=value fields, the
-// duration and the outcome.
-var lineRE = regexp.MustCompile(`^(\S+) (\S+)((?: \S+=\S*)*) (\d+)ms (.*)$`)
+// duration and the outcome; compiled on first use, as a hook only appends.
+var lineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\S+) (\S+)((?: \S+=\S*)*) (\d+)ms (.*)$`)
+})
 
 // Parse reads back a line written by [Append] (a trailing newline is
 // allowed). Fields are decoded, "-" reading as empty; a field cut at 128
 // bytes stays cut. ok is false for anything that is not a log line.
 func Parse(line string) (e Entry, ok bool) {
-	m := lineRE.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+	m := lineRE().FindStringSubmatch(strings.TrimRight(line, "\r\n"))
 	if m == nil {
 		return Entry{}, false
 	}
