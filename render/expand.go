@@ -28,9 +28,6 @@ type Expansion struct {
 	// Text is the record as plain text, stripped of private text; a tool
 	// call's input and result are capped (with a note of the cut).
 	Text string
-	// Observation is the stored record of a found observation, raw (strip
-	// before use), for callers that lay it out their own way.
-	Observation *claudemem.Observation
 	// Missing says why an id was not expanded, in words that suit a
 	// model and a user alike.
 	Missing string
@@ -131,7 +128,7 @@ func Expand(ctx context.Context, o ExpandOptions, ids []string) ([]Expansion, er
 		switch e.Kind {
 		case ident.Observation:
 			if r, ok := st.Records[n]; ok {
-				e.Found, e.Text, e.Observation = true, record.Observation(r, loc), &r
+				e.Found, e.Text = true, record.Observation(r, loc)
 			} else {
 				e.Missing = st.Missing(e.ID)
 			}

@@ -158,43 +158,77 @@ const (
 	MaxResultChars = 20000
 )
 
-// Observation writes a full observation record, stripped.
+// Observation lays out an observation record, every text stripped: a
+// first line of its type, prompt and time ("discovery · prompt 1 ·
+// 2026-01-05 10:03 UTC"), then a line per field; multi-line texts are
+// indented, so no stored text can read as the heading of another record.
+// It is the one layout of an observation, whoever shows it (the CLI under
+// its record heading, the MCP tool after "## #<id> · ").
 func Observation(o claudemem.Observation, loc *time.Location) string {
-	var w strings.Builder
-	line := func(k, v string) { writeField(&w, k, v) }
-	list := func(k string, vs []string) {
-		var kept []string
-		for _, v := range vs {
-			if v = strings.TrimSpace(shown.Clean(privacy.StripValue(v))); v != "" {
-				kept = append(kept, v)
-			}
-		}
-		if len(kept) > 0 {
-			w.WriteString(k + ":\n")
-			for _, v := range kept {
-				w.WriteString("  - " + v + "\n")
-			}
-		}
+	var b strings.Builder
+	var head []string
+	if t := clean(o.Type); t != "" {
+		head = append(head, t)
 	}
-	line("type", o.Type)
-	line("title", o.Title)
-	line("subtitle", o.Subtitle)
 	if o.PromptNumber > 0 {
-		line("prompt number", strconv.Itoa(o.PromptNumber))
+		head = append(head, "prompt "+strconv.Itoa(o.PromptNumber))
 	} else {
-		line("prompt number", "none (before the first stored prompt)")
+		head = append(head, "before the first stored prompt")
 	}
 	if !o.Created.IsZero() {
-		line("time", o.Created.In(loc).Format(time.RFC3339))
+		head = append(head, o.Created.In(loc).Format("2006-01-02 15:04 MST"))
 	}
-	line("project", o.Project)
-	line("narrative", o.Narrative)
-	line("text", o.Text)
-	list("facts", o.Facts)
-	list("concepts", o.Concepts)
-	list("files read", o.FilesRead)
-	list("files modified", o.FilesModified)
-	return w.String()
+	b.WriteString(strings.Join(head, " · ") + "\n")
+	field := func(name, text string) {
+		if text = clean(text); text != "" {
+			b.WriteString(name + ": " + flat(text) + "\n")
+		}
+	}
+	block := func(name, text string) {
+		if text = clean(text); text != "" {
+			b.WriteString(name + ":\n" + indent(text) + "\n")
+		}
+	}
+	list := func(name string, items []string, bullets bool) {
+		var kept []string
+		for _, it := range items {
+			if it = clean(privacy.StripValue(it)); it != "" {
+				kept = append(kept, flat(it))
+			}
+		}
+		switch {
+		case len(kept) == 0:
+		case bullets:
+			b.WriteString(name + ":\n")
+			for _, it := range kept {
+				b.WriteString("  - " + it + "\n")
+			}
+		default:
+			b.WriteString(name + ": " + strings.Join(kept, ", ") + "\n")
+		}
+	}
+	field("title", o.Title)
+	field("subtitle", o.Subtitle)
+	block("narrative", o.Narrative)
+	list("facts", o.Facts, true)
+	list("concepts", o.Concepts, false)
+	list("files read", o.FilesRead, false)
+	list("files modified", o.FilesModified, false)
+	block("text", o.Text)
+	field("project", o.Project)
+	return b.String()
+}
+
+// clean is shown.Clean without the space around.
+func clean(s string) string { return strings.TrimSpace(shown.Clean(s)) }
+
+// flat joins s's words with single spaces, on one line.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// indent indents every line of s by two spaces.
+func indent(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
 }
 
 // writeField writes "k: v" and a newline when v, cleaned, is not blank.
