@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 	"bottle/internal/hookio"
 )
 

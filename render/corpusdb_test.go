@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"bottle/claudemem"
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 	"bottle/privacy"
 	"bottle/render/structural"
 )

@@ -12,7 +12,7 @@ import (
 	"bottle/bottles"
 	"bottle/claudemem/memtest"
 	"bottle/host/claudecode/transcript"
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 )
 
 // BenchmarkRenderScaling renders whole bottles (budget 0) of synthetic

@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 	"bottle/internal/jsonscan"
 	"bottle/render/digest"
 )
