@@ -12,11 +12,8 @@
 package main
 
 import (
-	"context"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"bottle/internal/folders"
 	"bottle/internal/permit"
@@ -24,16 +21,19 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	_ = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	_ = run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Exit)
 	os.Exit(0) // a hook never fails Claude Code; failures are in the log
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
+// run answers one payload. It sets up no context and no signal handling:
+// the decision runs on main's goroutine, bounded by permit.Run's timer,
+// which calls exit; SIGTERM and SIGINT end the process as they would
+// without a handler.
+func run(args []string, stdin io.Reader, stdout, _ io.Writer, exit func(int)) error {
 	if len(args) == 1 && args[0] == "--version" {
 		_, err := io.WriteString(stdout, "pretooluse "+version.String()+"\n")
 		return err
 	}
-	return permit.Hook(ctx, args, folders.OSEnv(), stdin, stdout)
+	permit.Run(args, folders.OSEnv(), stdin, stdout, permit.Deadline, exit)
+	return nil
 }

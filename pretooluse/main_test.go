@@ -78,7 +78,7 @@ func TestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("BOTTLE_ALLOW_READS", tt.off)
 			var stdout, stderr bytes.Buffer
-			if err := run(t.Context(), nil, strings.NewReader(tt.payload), &stdout, &stderr); err != nil {
+			if err := run(nil, strings.NewReader(tt.payload), &stdout, &stderr, func(int) { t.Error("exit called before the deadline") }); err != nil {
 				t.Fatalf("run: %v", err)
 			}
 			if stderr.Len() > 0 {

@@ -209,3 +209,19 @@ func findRef(s string, assignments bool) []Match {
 	}
 	return ms
 }
+
+// TestSecondsTable holds the literal table of second bytes to the shapes'
+// two-byte openings it stands for.
+func TestSecondsTable(t *testing.T) {
+	var want [256][256]bool
+	for _, p := range []string{"AK", "AS", "AB", "AC", "AI", "gh", "gi", "sk", "rk", "xo", "xa", "np", "ey", "Be", "BE", "be", "bE", "--"} {
+		want[p[0]][p[1]] = true
+	}
+	for a := range 256 {
+		for b := range 256 {
+			if got := seconds[a][b]; got != want[a][b] {
+				t.Errorf("seconds[%q][%q] = %v, want %v", rune(a), rune(b), got, want[a][b])
+			}
+		}
+	}
+}

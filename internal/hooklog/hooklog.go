@@ -172,7 +172,8 @@ func Append(path string, e Entry) error {
 }
 
 // lineRE splits a log line into time, hook, the key=value fields, the
-// duration and the outcome; compiled on first use, as a hook only appends.
+// duration and the outcome. Compiled on first use: every hook writes the
+// log, only doctor and list read it back.
 var lineRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\S+) (\S+)((?: \S+=\S*)*) (\d+)ms (.*)$`)
 })

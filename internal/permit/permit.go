@@ -14,11 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"bottle/host/claudecode/toolnames"
 	"bottle/ident"
 	"bottle/internal/folders"
 	"bottle/internal/hookio"
 	"bottle/internal/hooklog"
-	"bottle/pointer"
 )
 
 // The switches of the PreToolUse hook: the environment variable, and the
@@ -30,9 +30,9 @@ const (
 	OptionEnv = "CLAUDE_PLUGIN_OPTION_ALLOW_BOTTLE_READS"
 )
 
-// deadline bounds the PreToolUse hook: Claude Code holds the tool
+// Deadline bounds the PreToolUse hook: Claude Code holds the tool
 // call until it answers, on every Read.
-const deadline = time.Second
+const Deadline = time.Second
 
 const usage = `usage: hookbin pre-tool-use < payload.json
 
@@ -85,59 +85,104 @@ func (c Call) ReadPath() string {
 
 // Hook runs the PreToolUse hook: the payload on stdin, the answer (or
 // nothing) on stdout. It always returns nil: a hook must not fail Claude
-// Code; failures go to the log.
+// Code; failures go to the log. The decision runs on a goroutine of its own,
+// abandoned at the deadline or when ctx ends, so that a process doing more
+// than this hook (hookbin) returns on time.
 func Hook(ctx context.Context, args []string, env folders.Env, stdin io.Reader, stdout io.Writer) error {
-	for _, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" {
-			fmt.Fprint(stdout, usage)
-			return nil
-		}
-	}
-	if Off(env) != "" {
+	if help(args, stdout) || Off(env) != "" {
 		return nil
 	}
 	start := time.Now()
 	// A closed stdout would otherwise kill the process with SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	ctx, cancel := context.WithTimeout(ctx, deadline)
+	ctx, cancel := context.WithTimeout(ctx, Deadline)
 	defer cancel()
 	var sid string
 	answer, finished, err := hookio.Bounded(ctx, func() ([]byte, error) {
-		data, err := io.ReadAll(io.LimitReader(stdin, hookio.MaxPayload+1))
-		switch {
-		case err != nil:
-			return nil, fmt.Errorf("read payload: %w", err)
-		case len(data) > hookio.MaxPayload:
-			return nil, fmt.Errorf("payload over %d bytes", hookio.MaxPayload)
-		}
-		c, err := Parse(data)
-		sid = c.SessionID
-		if err != nil {
-			return nil, err
-		}
-		if reason := Reason(env, c); reason != "" {
-			return Answer(reason)
-		}
-		return nil, nil
+		a, s, err := decide(env, stdin)
+		sid = s
+		return a, err
 	})
 	if !finished {
-		err = fmt.Errorf("deadline exceeded (%v)", deadline)
+		err = fmt.Errorf("deadline exceeded (%v)", Deadline)
 		if context.Cause(ctx) != context.DeadlineExceeded {
 			err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
 		}
+		sid = "" // abandoned work may still write it
 	}
+	finish(env, start, sid, answer, err, stdout)
+	return nil
+}
+
+// Run is [Hook] for a process that does nothing else, as the pretooluse
+// binary: the decision runs on the calling goroutine and a timer calls exit
+// at the deadline, so that no second goroutine, context or signal watcher
+// has to start (each can cost a thread's start, on every Read). exit must
+// end the process; Run returns after calling it only in tests.
+func Run(args []string, env folders.Env, stdin io.Reader, stdout io.Writer, deadline time.Duration, exit func(code int)) {
+	if help(args, stdout) || Off(env) != "" {
+		return
+	}
+	start := time.Now()
+	signal.Ignore(syscall.SIGPIPE)
+	expired := make(chan struct{})
+	timer := time.AfterFunc(deadline, func() {
+		finish(env, start, "", nil, fmt.Errorf("deadline exceeded (%v)", deadline), stdout)
+		close(expired)
+		exit(0)
+	})
+	answer, sid, err := decide(env, stdin)
+	if !timer.Stop() {
+		<-expired // the timer's exit ends the process; say nothing after it
+		return
+	}
+	finish(env, start, sid, answer, err, stdout)
+}
+
+func help(args []string, stdout io.Writer) bool {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fmt.Fprint(stdout, usage)
+			return true
+		}
+	}
+	return false
+}
+
+// decide reads the payload and returns the answer, nil for no decision,
+// and the payload's session id for the log.
+func decide(env folders.Env, stdin io.Reader) (answer []byte, sid string, err error) {
+	data, err := io.ReadAll(io.LimitReader(stdin, hookio.MaxPayload+1))
+	switch {
+	case err != nil:
+		return nil, "", fmt.Errorf("read payload: %w", err)
+	case len(data) > hookio.MaxPayload:
+		return nil, "", fmt.Errorf("payload over %d bytes", hookio.MaxPayload)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, c.SessionID, err
+	}
+	if reason := Reason(env, c); reason != "" {
+		answer, err = Answer(reason)
+		return answer, c.SessionID, err
+	}
+	return nil, c.SessionID, nil
+}
+
+// finish writes the answer and logs a failure: the hook logs only then,
+// as it runs on every Read.
+func finish(env folders.Env, start time.Time, sid string, answer []byte, err error, stdout io.Writer) {
 	if err == nil && answer != nil {
 		_, err = stdout.Write(answer)
 	}
 	if err != nil && filepath.IsAbs(env.LogPath()) {
-		logged := ""
-		if finished && ident.ValidSession(sid) { // abandoned work may still write sid
-			logged = sid
+		if !ident.ValidSession(sid) {
+			sid = ""
 		}
-		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: logged,
+		_ = hooklog.Append(env.LogPath(), hooklog.Entry{Time: start, Hook: "pre-tool-use", Session: sid,
 			Duration: time.Since(start), Outcome: "error: " + err.Error()})
 	}
-	return nil
 }
 
 // Off names the setting that turns the PreToolUse hook off, or
@@ -163,7 +208,7 @@ func IsOff(v string) bool {
 // Reason is why bottle lets c through without asking, or "" when bottle
 // decides nothing about it.
 func Reason(env folders.Env, c Call) string {
-	if tool := pointer.OwnTool(c.ToolName); tool != "" {
+	if tool := toolnames.OwnTool(c.ToolName); tool != "" {
 		return "bottle: " + tool + " is one of bottle's own MCP tools (reading the session record)"
 	}
 	if c.ToolName != "Read" {

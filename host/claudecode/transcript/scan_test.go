@@ -17,8 +17,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"bottle/internal/measure/corpustest"
 	"bottle/internal/jsonscan"
+	"bottle/internal/measure/corpustest"
 	"bottle/render/digest"
 )
 
