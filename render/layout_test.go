@@ -39,7 +39,7 @@ var moduleImports = map[string][]string{
 	"host/claudecode/transcript": {"render/digest", "internal/jsonscan", "privacy", "session"},
 	"host/claudecode/toolnames":  {},
 	"session":                    {"render/digest"},
-	"host/codex":                 {},
+	"host/codex":                 {"session", "render/digest", "internal/shown", "privacy"},
 	"internal/atomicfile":        {},
 	"internal/folders":           {},
 	"internal/hookio":            {},

@@ -206,7 +206,38 @@ type ToolDetail struct {
 	// during that call), reads the start of the result without decoding
 	// all of it; nil when Result is the result.
 	Head ResultHead
+	// Action, when a reader sets it, says what the call did in words no
+	// host owns, so that the working state follows a host whose tool
+	// names it does not know; nil when the reader leaves the call to be
+	// known by its name.
+	Action *Action
 }
+
+// ActionKind is what an [Action] did.
+type ActionKind uint8
+
+// The actions the working state follows.
+const (
+	ActCommand ActionKind = iota + 1 // ran a shell command: Command, Exit
+	ActEdit                          // changed files: Files
+	ActPlan                          // set the plan, all of it: Plan
+)
+
+// Action is what one tool call did, in words no host owns. Its text is
+// raw: whoever shows it strips it.
+type Action struct {
+	Kind    ActionKind
+	Command string // ActCommand: the command as run
+	// Exit is the command's exit code when ExitKnown.
+	Exit      int
+	ExitKnown bool
+	Files     []string   // ActEdit: the files changed, as absolute as the call tells
+	Plan      []PlanStep // ActPlan: the plan as it now stands
+}
+
+// PlanStep is one step of a plan: its words and its status, "pending",
+// "in_progress" or "completed".
+type PlanStep struct{ Text, Status string }
 
 // ResultHead reads the start of a tool call's result: at least n bytes of
 // its text, or all of it.
@@ -242,6 +273,9 @@ type ReadOptions struct {
 	// and d.Result is left empty — result decodes it on demand (a result is
 	// decoded whole, and most are large and not wanted).
 	Observe func(i int, d *ToolDetail, result func() string)
+	// Actions hands Observe every call whose detail carries an Action,
+	// whatever its name, besides those CaptureTools picks.
+	Actions bool
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
 	UntilFirstPrompt bool

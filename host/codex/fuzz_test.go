@@ -2,10 +2,15 @@ package codex
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"bottle/render/digest"
+	"bottle/session"
 )
 
 // FuzzReadFrom: any bytes read without a panic, every line is accounted
@@ -46,6 +51,53 @@ func FuzzReadFrom(f *testing.F) {
 		r2, _ := ReadFrom(bytes.NewReader(append(bytes.Clone(data), '\n')))
 		if !strings.HasSuffix(string(data), "\n") && len(r2.Records) != len(r.Records) {
 			t.Fatalf("a newline at the end changed the records: %d, then %d", len(r.Records), len(r2.Records))
+		}
+	})
+}
+
+// FuzzSession: any rollout bytes turn into a session without a panic;
+// every event's tool index names a call, every digest is one bounded line
+// with no private text, and a secret planted in a private block of a
+// command or a patch reaches no line.
+func FuzzSession(f *testing.F) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, in := range inputs {
+		data, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		for i := 0; i < len(lines); i += 5 {
+			f.Add(bytes.Join(lines[i:min(i+4, len(lines))], nil))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ReadFrom(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		tr, err := Session(context.Background(), r, &session.ReadOptions{Capture: map[int]*session.ToolDetail{0: {}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Diag.Entries != len(r.Records) {
+			t.Fatalf("entries %d, records %d", tr.Diag.Entries, len(r.Records))
+		}
+		for _, e := range tr.Events {
+			if (e.Kind == session.EvTool || e.Kind == session.EvAnswer) && (e.Tool < 0 || e.Tool >= len(tr.Tools)) {
+				t.Fatalf("event names call %d of %d", e.Tool, len(tr.Tools))
+			}
+		}
+		for i := range tr.Tools {
+			l := &tr.Tools[i].Line
+			for _, s := range []string{l.Full(), l.Pending(), l.Short(digest.Shortest)} {
+				if strings.ContainsAny(s, "\n\r") || !utf8.ValidString(s) || utf8.RuneCountInString(s) > digest.MaxPathListRunes {
+					t.Fatalf("call %d: not one bounded line: %q", i, s)
+				}
+				if strings.Contains(strings.ToLower(s), "<private>") {
+					t.Fatalf("call %d: private text in %q", i, s)
+				}
+			}
 		}
 	})
 }

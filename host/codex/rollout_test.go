@@ -124,18 +124,18 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
-// TestInjectedNeverMessages: in every real rollout, the messages left once
+// TestInjectedNeverMessages: in every rollout of 0.171 (the e2e's), the messages left once
 // injected ones are dropped are exactly the user's prompts and the
 // assistant's answers that Codex reports as events, in the same order.
 func TestInjectedNeverMessages(t *testing.T) {
 	inputs, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
 	for _, in := range inputs {
-		if strings.Contains(in, "hostile") {
-			continue
-		}
 		r, err := Read(in)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(r.Records) == 0 || r.Records[0].Ordinal < 0 {
+			continue // hand-written in an older version's shapes: no events of 0.171's
 		}
 		var msgs, events []string
 		for _, rec := range r.Records {
