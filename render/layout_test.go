@@ -29,7 +29,7 @@ var moduleImports = map[string][]string{
 	"claudemem/memtest":          {},
 	"render/digest":              {"internal/jsonscan", "privacy"},
 	"internal/jsonscan":          {},
-	"locate":                     {"claudemem", "ident", "privacy", "host/claudecode/transcript", "internal/folders", "session"},
+	"locate":                     {"claudemem", "ident", "privacy", "host/claudecode/transcript", "host/codex", "internal/folders", "session"},
 	"ident":                      {},
 	"internal/shown":             {"privacy"},
 	"workstate":                  {"render/digest", "internal/shown", "privacy", "session"},

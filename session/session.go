@@ -172,6 +172,9 @@ type ToolCall struct {
 // bottle shows.
 type Transcript struct {
 	SessionID string // first sessionId of a main-thread entry
+	// Host names the program that wrote the record when the reader says
+	// so ("Codex CLI"), for the bottle to show; "" leaves it unsaid.
+	Host string
 	// HasSession reports that a main-thread entry carries
 	// ReadOptions.Session.
 	HasSession  bool

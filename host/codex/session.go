@@ -9,6 +9,9 @@ import (
 	"bottle/session"
 )
 
+// HostName is the Codex host's name as a bottle shows it.
+const HostName = "Codex CLI"
+
 // ReadSession is the Codex host's [session.Reader]: the rollout at path
 // read into bottle's session model. The user's and the assistant's words
 // are the response items' messages (the event_msg user and agent messages
@@ -32,7 +35,7 @@ func Session(ctx context.Context, r *Rollout, o *session.ReadOptions) (*session.
 	if o == nil {
 		o = &session.ReadOptions{}
 	}
-	b := builder{o: o, t: &session.Transcript{}, open: map[string]int{}}
+	b := builder{o: o, t: &session.Transcript{Host: HostName}, open: map[string]int{}}
 	t := b.t
 	t.Diag = session.Diagnostics{Lines: r.Diag.Lines, Entries: r.Diag.Records, Malformed: r.Diag.Malformed,
 		Oversized: r.Diag.Oversized, UnknownTypes: r.Diag.UnknownTypes, TornTail: r.Diag.TornTail}
