@@ -236,13 +236,13 @@ func (b *builder) complete(i int, at time.Time, answered bool) {
 			b.emit(session.Event{Kind: session.EvAnswer, Time: at, Text: a, Tool: i})
 		}
 	}
-	capture := b.o.Capture[i]
+	_, capture := b.o.Capture[i]
 	observe := b.o.Observe != nil && (b.o.CaptureTools != nil && b.o.CaptureTools(tc.Name))
 	action := c.Action(p.cwd)
 	if b.o.Observe != nil && b.o.Actions && action != nil {
 		observe = true
 	}
-	if capture == nil && !observe {
+	if !capture && !observe {
 		c.Output = "" // not wanted: let it go
 		return
 	}
@@ -252,13 +252,13 @@ func (b *builder) complete(i int, at time.Time, answered bool) {
 		out := c.Output
 		b.o.Observe(i, &d, func() string { return out })
 	}
-	if capture != nil {
+	if capture {
 		d.Result = c.Output
-		*capture = d
+		b.o.Capture[i] = &d
 		if b.t.Captured == nil {
 			b.t.Captured = map[int]*session.ToolDetail{}
 		}
-		b.t.Captured[i] = capture
+		b.t.Captured[i] = &d
 	}
 	c.Output = ""
 }

@@ -22,7 +22,7 @@ func sessionDump(t *testing.T, path string) string {
 	t.Helper()
 	var w workstate.Builder
 	o := w.ReadOptions("")
-	o.Capture = map[int]*session.ToolDetail{0: {}}
+	o.Capture = map[int]*session.ToolDetail{0: nil}
 	tr, err := ReadSession(context.Background(), path, o)
 	if err != nil {
 		t.Fatal(err)
