@@ -391,7 +391,7 @@ func TestHostHolds(t *testing.T) {
 	if Holds([]string{text}, in.BottlePath, pointerID) {
 		t.Error("Holds takes the host's pointer for Claude Code's")
 	}
-	for _, bad := range []string{"Read this file", "one Read", "mcp__"+"bottle__"} {
+	for _, bad := range []string{"Read this file", "one Read", "mcp__" + "bottle__"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("host's pointer holds Claude Code's wording %q:\n%s", bad, text)
 		}
