@@ -5,14 +5,13 @@ package pointer
 // name. The zero Host is Claude Code's wording (its Read tool, the tools'
 // names as [MCPNames] gives them).
 type Host struct {
-	// Name is the host as the pointer says the record came from it
-	// ("Codex CLI").
+	// Name is the host as the pointer says the record came from it.
 	Name string
 	// Namespace is where the model finds bottle's tools ("mcp__bottle"):
 	// the pointer names them bare, as the namespace's functions.
 	Namespace string
 	// ReadWith says how the model reads a file without bottle's tools
-	// ("exec_command (sed -n '1,400p' FILE, then the next ranges)").
+	// (its shell tool, say).
 	ReadWith string
 }
 

@@ -11,29 +11,13 @@
 // for a session's last activity.
 //
 // A host is one package that reads its own transcript format into this
-// model; Claude Code's is host/claudecode/transcript. What is the host's
-// alone stays there: its folder layout, how it tells a prompt from a
-// command or a tool's noise, its tool names. A second host implements one
-// function of the [Reader] shape:
-//
-//	package codex // host/codex
-//
-//	func Read(ctx context.Context, path string, o *session.ReadOptions) (*session.Transcript, error) {
-//		t := &session.Transcript{}
-//		for each line of the rollout file {
-//			t.Diag.Lines++
-//			switch the line's role {
-//			case user words:
-//				t.Prompts++
-//				t.Events = append(t.Events, session.Event{Kind: session.EvPrompt, Time: at, Text: text})
-//			case a function call:
-//				t.Tools = append(t.Tools, session.ToolCall{ID: id, Name: name, Time: at,
-//					Line: digest.Describe(digest.Call{Name: name, Input: args, HasResult: true, Result: out}, cwd)})
-//				t.Events = append(t.Events, session.Event{Kind: session.EvTool, Time: at, Tool: len(t.Tools) - 1})
-//			}
-//		}
-//		return t, nil
-//	}
+// model; Claude Code's is host/claudecode/transcript, and each other host
+// has its package under host/. What is the host's alone stays there: its
+// folder layout, how it tells a prompt from a command or a tool's noise,
+// its tool names. A host implements one function of the [Reader] shape,
+// builds each call's line from digest's parts, and says what a call did
+// as an [Action] where the working state should follow it; it may name
+// itself in Transcript.Host for the bottle to show.
 //
 // It owns the model's types and rules only: it reads no file, and it may
 // import render/digest (the typed tool line) alone.
@@ -173,7 +157,7 @@ type ToolCall struct {
 type Transcript struct {
 	SessionID string // first sessionId of a main-thread entry
 	// Host names the program that wrote the record when the reader says
-	// so ("Codex CLI"), for the bottle to show; "" leaves it unsaid.
+	// so, for the bottle to show; "" leaves it unsaid.
 	Host string
 	// HasSession reports that a main-thread entry carries
 	// ReadOptions.Session.
