@@ -15,8 +15,6 @@ import (
 type shellInput struct {
 	Cmd       string          `json:"cmd"`
 	Command   json.RawMessage `json:"command"`
-	Workdir   string          `json:"workdir"`
-	WorkDir2  string          `json:"working_directory"`
 	SessionID json.RawMessage `json:"session_id"`
 	Chars     string          `json:"chars"`
 }
