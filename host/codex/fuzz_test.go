@@ -16,17 +16,7 @@ import (
 // FuzzReadFrom: any bytes read without a panic, every line is accounted
 // for, and a complete record is never lost to the torn-tail rule.
 func FuzzReadFrom(f *testing.F) {
-	inputs, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	for _, in := range inputs {
-		data, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		lines := bytes.SplitAfter(data, []byte("\n"))
-		for i := 0; i < len(lines); i += 7 {
-			f.Add(bytes.Join(lines[i:min(i+3, len(lines))], nil))
-		}
-	}
+	seedRollouts(f, 7, 3)
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ReadFrom(bytes.NewReader(data))
@@ -60,17 +50,7 @@ func FuzzReadFrom(f *testing.F) {
 // with no private text, and a secret planted in a private block of a
 // command or a patch reaches no line.
 func FuzzSession(f *testing.F) {
-	inputs, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	for _, in := range inputs {
-		data, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		lines := bytes.SplitAfter(data, []byte("\n"))
-		for i := 0; i < len(lines); i += 5 {
-			f.Add(bytes.Join(lines[i:min(i+4, len(lines))], nil))
-		}
-	}
+	seedRollouts(f, 5, 4)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ReadFrom(bytes.NewReader(data))
 		if err != nil {
@@ -100,4 +80,20 @@ func FuzzSession(f *testing.F) {
 			}
 		}
 	})
+}
+
+// seedRollouts seeds f with runs of n lines, every step lines, of each
+// rollout under testdata.
+func seedRollouts(f *testing.F, step, n int) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, in := range inputs {
+		data, err := os.ReadFile(in)
+		if err != nil {
+			f.Fatal(err)
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		for i := 0; i < len(lines); i += step {
+			f.Add(bytes.Join(lines[i:min(i+n, len(lines))], nil))
+		}
+	}
 }

@@ -69,43 +69,25 @@ func sessionDump(t *testing.T, path string) string {
 // that wrote messages as events alone; legacy_hostile.jsonl), reads into
 // the session its golden describes, and its .zst reads the same.
 func TestSessionGoldens(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	if err != nil || len(inputs) == 0 {
-		t.Fatalf("no rollouts under testdata: %v", err)
-	}
 	enc, err := zstd.NewWriter(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range inputs {
-		t.Run(filepath.Base(in), func(t *testing.T) {
-			got := sessionDump(t, in)
-			golden := strings.TrimSuffix(in, ".jsonl") + ".session"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", in, diff)
-			}
-			data, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			zst := filepath.Join(t.TempDir(), "rollout.jsonl.zst")
-			if err := os.WriteFile(zst, enc.EncodeAll(data, nil), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(got, sessionDump(t, zst)); diff != "" {
-				t.Errorf("zst differs from plain (-plain +zst):\n%s", diff)
-			}
-		})
-	}
+	rolloutGoldens(t, ".session", func(t *testing.T, in string) string {
+		got := sessionDump(t, in)
+		data, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zst := filepath.Join(t.TempDir(), "rollout.jsonl.zst")
+		if err := os.WriteFile(zst, enc.EncodeAll(data, nil), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(got, sessionDump(t, zst)); diff != "" {
+			t.Errorf("zst differs from plain (-plain +zst):\n%s", diff)
+		}
+		return got
+	})
 }
 
 // TestSessionNeverInjected: no injected text of any real rollout (hook

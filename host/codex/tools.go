@@ -136,12 +136,3 @@ func prefix(s string, n int) string {
 	}
 	return s
 }
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -43,7 +44,7 @@ func (c *Call) patch() string {
 		Patch string `json:"patch"`
 	}
 	_ = json.Unmarshal([]byte(c.Arguments), &in)
-	return firstNonEmpty(in.Input, in.Patch)
+	return cmp.Or(in.Input, in.Patch)
 }
 
 func describePatch(c *Call, cwd string) digest.Parts {

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -65,7 +66,7 @@ func describeQuestion(c *Call, _ string) digest.Parts {
 	_ = json.Unmarshal([]byte(c.Arguments), &in)
 	p := digest.Parts{}
 	if len(in.Questions) > 0 {
-		p.Subject = text(firstNonEmpty(in.Questions[0].Question, in.Questions[0].Header), 140)
+		p.Subject = text(cmp.Or(in.Questions[0].Question, in.Questions[0].Header), 140)
 		if len(in.Questions) > 1 {
 			p.Note = " (+" + strconv.Itoa(len(in.Questions)-1) + " more)"
 		}
@@ -99,7 +100,7 @@ func (c *Call) Answers() string {
 	label := func(id string) string {
 		for _, q := range in.Questions {
 			if q.ID == id {
-				return firstNonEmpty(strings.TrimSpace(q.Header), strings.TrimSpace(q.Question), id)
+				return cmp.Or(strings.TrimSpace(q.Header), strings.TrimSpace(q.Question), id)
 			}
 		}
 		return id
