@@ -186,3 +186,25 @@ func TestCodexResume(t *testing.T) {
 		}
 	})
 }
+
+// TestCodexRenderByID: "hookbin render <thread id>" renders a Codex
+// thread found under $CODEX_HOME, saying the host; a Claude Code
+// transcript of the same id wins over the rollout.
+func TestCodexRenderByID(t *testing.T) {
+	const id = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	w := newCodexWorld(t, id, codexFixture(t, "compact_mid_turn.jsonl"))
+	if err := os.MkdirAll(filepath.Join(w.config, "projects"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	render := func() string {
+		out, _ := w.hook(t, "render", "", id, "--out", "-")
+		return out
+	}
+	if md := render(); !strings.Contains(md, "recorded by Codex CLI") || !strings.Contains(md, "exec_command: echo midturn — ok") {
+		t.Errorf("the Codex thread's bottle:\n%s", md)
+	}
+	w.transcript(t, id, "basic")
+	if md := render(); strings.Contains(md, "Codex CLI") || strings.Contains(md, "midturn") {
+		t.Errorf("a Claude Code transcript of the id did not win over the rollout:\n%s", md)
+	}
+}

@@ -29,6 +29,7 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--verbose] [--force] [--example]")
 		fmt.Fprintln(stdout, "\nRenders a session's bottle into the bottles dir ($BOTTLE_DIR, else <claude-mem data>/bottles) and prints its path.")
+		fmt.Fprintln(stdout, "A Codex thread id renders its rollout under $CODEX_HOME when no Claude Code transcript has the id.")
 		printFlags(stdout, fs)
 	}
 	pos, err := parseArgs(fs, args)
