@@ -177,9 +177,11 @@ func (w *world) install() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sub := range []string{"session-start", "stop", "session-end", "pre-compact", "pre-tool-use"} {
-		if !bytes.Contains(settings, []byte(w.bin.hookbin+" "+sub)) {
-			t.Fatalf(".claude/settings.json after install does not run %q:\n%s", w.bin.hookbin+" "+sub, settings)
+	// PreToolUse runs the pretooluse binary, which lies beside hookbin.
+	for _, cmd := range []string{w.bin.hookbin + " session-start", w.bin.hookbin + " stop", w.bin.hookbin + " session-end",
+		w.bin.hookbin + " pre-compact", `"command": "` + w.bin.pretooluse + `"`} {
+		if !bytes.Contains(settings, []byte(cmd)) {
+			t.Fatalf(".claude/settings.json after install does not run %q:\n%s", cmd, settings)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -196,7 +197,14 @@ func (w *world) pluginClone() string {
 // releaseFolder is $BOTTLE_E2E_RELEASE, else the folder scripts/release.sh
 // writes for this machine's platform into the world. It sets w.pluginRoot.
 func (w *world) releaseFolder() string {
-	t := w.t
+	dir := releaseFolder(w.t, w.root)
+	w.pluginRoot = filepath.Join(dir, "plugin")
+	return dir
+}
+
+// releaseFolder is $BOTTLE_E2E_RELEASE, else the folder scripts/release.sh
+// writes for this machine's platform under root.
+func releaseFolder(t *testing.T, root string) string {
 	t.Helper()
 	dir := os.Getenv(releaseEnv)
 	if dir == "" {
@@ -204,7 +212,7 @@ func (w *world) releaseFolder() string {
 		defer cancel()
 		start := time.Now()
 		cmd := exec.CommandContext(ctx, "sh", filepath.Join("..", "scripts", "release.sh"), "0.0.0-e2e")
-		cmd.Env = append(os.Environ(), "BOTTLE_RELEASE_TARGETS="+runtime.GOOS+"/"+runtime.GOARCH, "BOTTLE_RELEASE_DIST="+filepath.Join(w.root, "dist"))
+		cmd.Env = append(os.Environ(), "BOTTLE_RELEASE_TARGETS="+runtime.GOOS+"/"+runtime.GOARCH, "BOTTLE_RELEASE_DIST="+filepath.Join(root, "dist"))
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
@@ -216,8 +224,7 @@ func (w *world) releaseFolder() string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	w.pluginRoot = filepath.Join(dir, "plugin")
-	if _, err := os.Stat(filepath.Join(w.pluginRoot, "libexec", runtime.GOOS+"-"+runtime.GOARCH, "hookbin")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "plugin", "libexec", runtime.GOOS+"-"+runtime.GOARCH, "hookbin")); err != nil {
 		t.Fatalf("release folder %s has no hookbin for this platform: %v", dir, err)
 	}
 	return dir
@@ -229,9 +236,18 @@ func (w *world) releaseFolder() string {
 // returns the URL a user adds: the same two commands as from the real
 // repository, with no Go.
 func (w *world) serveRelease(folder string) string {
-	t := w.t
+	return serveRelease(w.t, w.root, folder) + "#" + releaseBranch
+}
+
+// releaseBranch is the branch scripts/release-branch.sh commits to.
+const releaseBranch = "plugin-release"
+
+// serveRelease commits folder to the plugin-release branch of a bare
+// repository under root and serves it over git's smart HTTP on 127.0.0.1;
+// it returns the repository's URL.
+func serveRelease(t *testing.T, root, folder string) string {
 	t.Helper()
-	repo := filepath.Join(w.root, "git", "bottle.git")
+	repo := filepath.Join(root, "git", "bottle.git")
 	git := func(args ...string) string {
 		t.Helper()
 		out, err := exec.CommandContext(t.Context(), "git", args...).Output()
@@ -251,7 +267,7 @@ func (w *world) serveRelease(folder string) string {
 	srv := httptest.NewServer(&cgi.Handler{Path: backend,
 		Env: []string{"GIT_PROJECT_ROOT=" + filepath.Dir(repo), "GIT_HTTP_EXPORT_ALL=1"}})
 	t.Cleanup(srv.Close)
-	return srv.URL + "/bottle.git#plugin-release"
+	return srv.URL + "/bottle.git"
 }
 
 // command is a command run in the project with the claude runs' environment.

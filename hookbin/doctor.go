@@ -361,7 +361,7 @@ func hookLine(spec claudesettings.Hook, label string, found []claudesettings.Reg
 	}
 	if me != "" {
 		for i, r := range found {
-			if r.Prog != "" && !sameFile(r.Prog, me) {
+			if r.Prog != "" && !sameFile(r.Prog, me) && !(spec.Sub == "pre-tool-use" && sameFile(r.Prog, claudesettings.PreToolUseBeside(me))) {
 				return checkLine{statusWarn, label + " (" + wheres[i] + ") runs " + r.Prog + ", not this hookbin (" + me + ")",
 					"run " + r.Prog + " doctor to check that one, or hookbin install from the binary to keep"}
 			}

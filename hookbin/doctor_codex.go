@@ -64,9 +64,19 @@ func checkCodex(ctx context.Context, home, codexBin string) []checkLine {
 		return []checkLine{{statusFail, "Codex home " + home + " not found", "install and run Codex once, or set CODEX_HOME"}}
 	}
 	hooksPath, configPath := filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml")
+	configData, configErr := os.ReadFile(configPath)
+	plugin, hasPlugin, err := codexconfig.FindPlugin(home, configData)
+	switch {
+	case err != nil && configErr == nil:
+		lines = append(lines, checkLine{statusFail, "plugin: " + err.Error(), "reinstall it: codex plugin add " + codexconfig.PluginName + "@<marketplace>"})
+	case hasPlugin:
+		lines = append(lines, checkCodexPlugin(plugin))
+	}
 	hooksData, err := os.ReadFile(hooksPath)
 	var keys []string
 	switch {
+	case hasPlugin && (errors.Is(err, fs.ErrNotExist) || err == nil && !hasOwnHooks(hooksData)):
+		// The plugin brings the hooks.
 	case errors.Is(err, fs.ErrNotExist):
 		lines = append(lines, checkLine{statusFail, "hooks: " + hooksPath + " does not exist", fix})
 	case err != nil:
@@ -76,6 +86,9 @@ func checkCodex(ctx context.Context, home, codexBin string) []checkLine {
 		switch {
 		case err != nil:
 			lines = append(lines, checkLine{statusFail, "hooks: " + hooksPath + ": " + err.Error(), "fix the file, then " + fix})
+		case hasPlugin:
+			lines = append(lines, checkLine{statusWarn, fmt.Sprintf("hooks: bottle's plugin and %d hooks of hookbin install in %s both run: each compaction gets two pointers", len(own), hooksPath),
+				"keep one: hookbin uninstall --host codex, or codex plugin remove " + plugin.ID})
 		case len(own) < len(codexconfig.Hooks):
 			lines = append(lines, checkLine{statusFail, fmt.Sprintf("hooks: %d of bottle's %d hooks in %s", len(own), len(codexconfig.Hooks), hooksPath), fix})
 		default:
@@ -85,22 +98,27 @@ func checkCodex(ctx context.Context, home, codexBin string) []checkLine {
 			keys = append(keys, k.Key(hooksPath))
 		}
 	}
+	keys = append(keys, plugin.HookKeys...)
 	if len(keys) > 0 {
 		lines = append(lines, checkCodexTrust(ctx, home, codexBin, configPath, keys))
 	}
-	configData, err := os.ReadFile(configPath)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(configErr, fs.ErrNotExist):
 		lines = append(lines, checkLine{statusFail, "MCP server: " + configPath + " does not exist", fix})
-	case err != nil:
-		lines = append(lines, checkLine{statusFail, "MCP server: " + err.Error(), ""})
+	case configErr != nil:
+		lines = append(lines, checkLine{statusFail, "MCP server: " + configErr.Error(), ""})
 	default:
 		cmd, err := codexconfig.ServerCommand(configData)
 		switch {
 		case err != nil:
 			lines = append(lines, checkLine{statusFail, "MCP server: " + configPath + ": " + err.Error(), "fix the file"})
+		case cmd == "" && hasPlugin:
+			lines = append(lines, checkLine{statusOK, "MCP server: from the plugin (the model sees mcp__bottle)", ""})
 		case cmd == "":
 			lines = append(lines, checkLine{statusFail, "MCP server: no [mcp_servers.bottle] in " + configPath, fix})
+		case hasPlugin:
+			lines = append(lines, checkLine{statusWarn, "MCP server: both the plugin and [mcp_servers.bottle] in " + configPath + " define the server bottle",
+				"keep one: hookbin uninstall --host codex, or codex plugin remove " + plugin.ID})
 		default:
 			if p, err := checkBinary("mcpserver", cmd); err != nil {
 				lines = append(lines, checkLine{statusFail, "MCP server: " + err.Error(), fix + " --mcpserver PATH"})
@@ -113,10 +131,28 @@ func checkCodex(ctx context.Context, home, codexBin string) []checkLine {
 	return lines
 }
 
+// hasOwnHooks reports whether a hooks.json holds any of bottle's hooks.
+func hasOwnHooks(data []byte) bool {
+	own, err := codexconfig.OwnHooks(data)
+	return err != nil || len(own) > 0
+}
+
+// checkCodexPlugin describes bottle's Codex plugin, failing when it holds
+// no binaries for this machine (added from an unbuilt clone).
+func checkCodexPlugin(p codexconfig.Plugin) checkLine {
+	what := fmt.Sprintf("plugin: %s %s in %s (its hooks and MCP server)", p.ID, p.Version, p.Dir)
+	line, ok := checkPluginBinaries(p.ID, what, p.Dir)
+	if ok {
+		return checkLine{statusOK, what, ""}
+	}
+	line.todo = "add bottle from a release folder, or build the clone's plugin before codex plugin add: " + pluginBuildCommand("<clone>")
+	return line
+}
+
 // checkCodexTrust says whether Codex trusts bottle's hooks (keys): asked of
 // codex app-server when codexBin runs, else read from config.toml.
 func checkCodexTrust(ctx context.Context, home, codexBin, configPath string, keys []string) checkLine {
-	const how = "trust them in codex's /hooks screen, or run hookbin install --host codex --trust"
+	const how = "trust them in codex's /hooks screen, or run hookbin trust --host codex"
 	if bin, err := exec.LookPath(codexBin); err == nil {
 		listed, err := listCodexHooks(ctx, bin, home, home)
 		if err == nil {

@@ -9,9 +9,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -230,9 +232,18 @@ func commitCodex(ctx context.Context, cmd string, dry bool, edits []*claudesetti
 // hookTrust is one hook as codex app-server's hooks/list reports it.
 type hookTrust struct {
 	Key         string `json:"key"`
+	Command     string `json:"command"`
+	PluginID    string `json:"pluginId"`
 	CurrentHash string `json:"currentHash"`
 	TrustStatus string `json:"trustStatus"`
 	IsManaged   bool   `json:"isManaged"`
+}
+
+// fromBottlePlugin reports whether Codex loaded h from bottle's plugin
+// ("bottle@<marketplace>"), running one of bottle's hooks.
+func (h hookTrust) fromBottlePlugin() bool {
+	name, _, ok := strings.Cut(h.PluginID, "@")
+	return ok && name == "bottle" && codexconfig.OwnCommand(h.Command)
 }
 
 // appServerTimeout bounds a hooks/list round trip with codex app-server.
@@ -344,10 +355,11 @@ func bottleHookKeys(hooksPath string) ([]string, error) {
 }
 
 // trustCodexHooks writes trust entries for bottle's hooks, with the hashes
-// codex app-server reports for them.
+// codex app-server reports for them: those install put in hooksPath (every
+// one must be listed) and those of bottle's Codex plugin, when installed.
 func trustCodexHooks(ctx context.Context, codexBin, home, hooksPath, configPath string, stdout io.Writer) error {
 	keys, err := bottleHookKeys(hooksPath)
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	cwd, err := os.Getwd()
@@ -356,18 +368,25 @@ func trustCodexHooks(ctx context.Context, codexBin, home, hooksPath, configPath 
 	}
 	listed, err := listCodexHooks(ctx, codexBin, home, cwd)
 	if err != nil {
-		return fmt.Errorf("--trust: %w; trust bottle's hooks in codex's /hooks screen instead", err)
+		return fmt.Errorf("trust: %w; trust bottle's hooks in codex's /hooks screen instead", err)
 	}
 	var entries []codexconfig.Trust
-	for _, k := range keys {
-		for _, h := range listed {
-			if h.Key == k && h.CurrentHash != "" {
-				entries = append(entries, codexconfig.Trust{Key: k, Hash: h.CurrentHash})
-			}
+	found := 0
+	for _, h := range listed {
+		switch {
+		case h.CurrentHash == "":
+		case slices.Contains(keys, h.Key):
+			found++
+			entries = append(entries, codexconfig.Trust{Key: h.Key, Hash: h.CurrentHash})
+		case h.fromBottlePlugin():
+			entries = append(entries, codexconfig.Trust{Key: h.Key, Hash: h.CurrentHash})
 		}
 	}
-	if len(entries) != len(keys) {
-		return fmt.Errorf("--trust: codex app-server listed %d of bottle's %d hooks; trust them in codex's /hooks screen instead", len(entries), len(keys))
+	switch {
+	case found != len(keys):
+		return fmt.Errorf("trust: codex app-server listed %d of bottle's %d hooks in %s; trust them in codex's /hooks screen instead", found, len(keys), hooksPath)
+	case len(entries) == 0:
+		return errors.New("trust: Codex lists none of bottle's hooks: run hookbin install --host codex, or codex plugin add bottle@bottle")
 	}
 	e, err := claudesettings.PlanRaw(configPath, 0o700, func(old []byte) ([]byte, []string, error) {
 		return codexconfig.SetTrust(old, entries, nil)
@@ -387,4 +406,44 @@ func trustCodexHooks(ctx context.Context, codexBin, home, hooksPath, configPath 
 		fmt.Fprintf(stdout, "    %s\n", n)
 	}
 	return nil
+}
+
+const codexTrustUsage = `usage: hookbin trust --host codex [--codex PATH]
+
+Codex runs no hook until it is trusted. trust asks "codex app-server" which
+hooks Codex loads and writes, into $CODEX_HOME/config.toml, the trust entries
+([hooks.state."<key>"]) of bottle's hooks only — those "hookbin install --host
+codex" registered and those of bottle's Codex plugin (codex plugin add
+bottle@bottle) —, as Codex's /hooks screen does. A hook that changes (a new
+plugin version) must be trusted again.
+`
+
+func runTrust(ctx context.Context, args []string, env locate.Env, stdout io.Writer) error {
+	isCodex, rest, err := hostCheck(args)
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("trust", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	codexBin := fs.String("codex", "codex", "the codex `binary` to ask")
+	fs.Usage = func() {
+		fmt.Fprint(stdout, codexTrustUsage)
+		printFlags(stdout, fs)
+	}
+	pos, err := parseArgs(fs, rest)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil
+	case err != nil:
+		return flagError(err)
+	case !isCodex:
+		return exitError{code: 2, msg: "trust is for Codex's hooks (Claude Code has no hook trust): run hookbin trust --host codex"}
+	case len(pos) > 0:
+		return exitError{code: 2, msg: fmt.Sprintf("trust takes no arguments, got %q (run hookbin trust --host codex --help)", pos[0])}
+	}
+	home, err := codexHome(env)
+	if err != nil {
+		return err
+	}
+	return trustCodexHooks(ctx, *codexBin, home, filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml"), stdout)
 }

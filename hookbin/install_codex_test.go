@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -194,5 +195,55 @@ func TestDoctorCodex(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(config); strings.Contains(string(data), "hooks.state") {
 		t.Errorf("uninstall left trust entries:\n%s", data)
+	}
+}
+
+// TestDoctorCodexPlugin: with bottle's Codex plugin added, doctor takes its
+// hooks and server for the install (none in hooks.json is no failure), fails
+// a plugin without binaries, and warns when hookbin install's hooks and
+// server run beside the plugin's (two pointers per compaction).
+func TestDoctorCodexPlugin(t *testing.T) {
+	w := newWorld(t)
+	home := filepath.Join(w.root, "codexhome")
+	w.vars["CODEX_HOME"] = home
+	dir := filepath.Join(home, "plugins", "cache", "mk", "bottle", "1.0.0")
+	for _, f := range []string{".codex-plugin/plugin.json", "hooks/codex-hooks.json", ".codex-mcp.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "plugin", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, f), data)
+	}
+	config := filepath.Join(home, "config.toml")
+	writeFile(t, config, []byte("[plugins.\"bottle@mk\"]\nenabled = true\n"))
+	doctor := func() string {
+		var out bytes.Buffer
+		_ = runDoctor(t.Context(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
+		return out.String()
+	}
+	out := doctor()
+	for _, want := range []string{"✗ plugin: bottle@mk 1.0.0", "no hookbin or mcpserver", "✗ trust: 0 of bottle's 3 hooks", "✓ MCP server: from the plugin"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no binaries: doctor lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "hooks.json") {
+		t.Errorf("no binaries: doctor asks for hooks.json although the plugin brings the hooks:\n%s", out)
+	}
+	libexec := filepath.Join(dir, "libexec", runtime.GOOS+"-"+runtime.GOARCH)
+	for _, b := range []string{"hookbin", "mcpserver"} {
+		writeFile(t, filepath.Join(libexec, b+exeSuffix()), []byte("binary"))
+	}
+	if out := doctor(); !strings.Contains(out, "✓ plugin: bottle@mk 1.0.0") {
+		t.Errorf("with binaries: doctor lacks the plugin line:\n%s", out)
+	}
+	if _, err := codexRun(t, w, "install"); err != nil {
+		t.Fatal(err)
+	}
+	out = doctor()
+	for _, want := range []string{"! hooks: bottle's plugin and 3 hooks of hookbin install", "! MCP server: both the plugin and [mcp_servers.bottle]", "trust: 0 of bottle's 6 hooks"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plugin and install: doctor lacks %q:\n%s", want, out)
+		}
 	}
 }

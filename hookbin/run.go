@@ -38,6 +38,7 @@ Commands:
   search QUERY [--project DIR | --all]  search sessions' whole records (search --help)
   install / uninstall          register bottle's hooks and MCP server in Claude Code (--host codex: in Codex)
   doctor                       check what is found, registered and working (--host codex: the Codex install)
+  trust --host codex           trust bottle's hooks in Codex (installed or from bottle's Codex plugin)
   version (-v, --version)      print the version
 
 Run "hookbin <command> --help" for a command's flags.
@@ -87,6 +88,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runPreToolUse(ctx, rest, env, stdin, stdout)
 	case "doctor":
 		return runDoctor(ctx, rest, env, stdout)
+	case "trust":
+		return runTrust(ctx, rest, env, stdout)
 	}
 	return exitError{code: 2, msg: fmt.Sprintf("unknown command %q (run hookbin --help for the commands)", cmd)}
 }

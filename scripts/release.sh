@@ -33,9 +33,11 @@ mkdir -p "$out/.claude-plugin"
 tar -C "$repo" --exclude=plugin/libexec -cf - plugin | tar -C "$out" -xf -
 cp "$repo/LICENSE" "$out/plugin/LICENSE"
 cp "$repo/LICENSE" "$repo/plugin/README.md" "$out/"
-# The version goes into both manifests: "claude plugin update" compares it.
-sed "s/\"version\": \"[^\"]*\"/\"version\": \"$ver\"/" "$repo/.claude-plugin/marketplace.json" >"$out/.claude-plugin/marketplace.json"
-sed "s/\"version\": \"[^\"]*\"/\"version\": \"$ver\"/" "$repo/plugin/.claude-plugin/plugin.json" >"$out/plugin/.claude-plugin/plugin.json"
+# The version goes into every manifest: "claude plugin update" compares it,
+# and Codex names its plugin cache folder after it.
+for m in .claude-plugin/marketplace.json plugin/.claude-plugin/plugin.json plugin/.codex-plugin/plugin.json; do
+	sed "s/\"version\": \"[^\"]*\"/\"version\": \"$ver\"/" "$repo/$m" >"$out/$m"
+done
 
 for t in $targets; do
 	os=${t%/*} arch=${t#*/}

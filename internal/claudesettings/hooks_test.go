@@ -2,6 +2,8 @@ package claudesettings
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -30,6 +32,12 @@ func TestOwnSub(t *testing.T) {
 		{`{"type":"mcp_tool","command":"/x/hookbin stop"}`, "", false},
 		{`{"type":"command","command":"node \"${CLAUDE_PLUGIN_ROOT}/scripts/worker-service.cjs\" hook claude-code session-end"}`, "", false},
 		{`"not an object"`, "", false},
+		{`{"type":"command","command":"/x/pretooluse"}`, "pre-tool-use", true},
+		{`{"type":"command","command":"'/my dir/pretooluse'"}`, "pre-tool-use", true},
+		{`{"type":"command","command":"C:/bin/pretooluse.exe"}`, "pre-tool-use", true},
+		{`{"type":"command","command":"/x/pretooluse stop"}`, "", false},
+		{`{"type":"command","command":"/x/pretooluse","args":["stop"]}`, "", false},
+		{`{"type":"command","command":"/x/pretooluse-old"}`, "", false},
 	}
 	for _, tt := range tests {
 		sub, ok := ownSub(json.RawMessage(tt.handler))
@@ -72,6 +80,7 @@ func TestHandlerProg(t *testing.T) {
 		{`{"command":"/x/hookbin","args":["stop"]}`, "/x/hookbin"},
 		{`{"command":"${HOME}/bin/hookbin session-end"}`, ""},
 		{`{"command":"hookbin stop"}`, ""},
+		{`{"command":"'/my dir/pretooluse'"}`, "/my dir/pretooluse"},
 		{`{"command":"` + "`which hookbin`" + ` stop"}`, ""},
 		{`[]`, ""},
 	}
@@ -158,5 +167,49 @@ func TestInstallNotes(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, edits[0].Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}
+
+// TestInstallPreToolUseBinary: with bottle's pretooluse beside hookbin,
+// install registers it for PreToolUse (it starts in a fraction of hookbin's
+// time, before every Read); without it, hookbin pre-tool-use, in place of
+// the other, never both.
+func TestInstallPreToolUseBinary(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the binaries are Unix paths")
+	}
+	m := newMachine(t)
+	dir := filepath.Join(m.root, "my bin")
+	hookbin, fast := filepath.Join(dir, "hookbin"), filepath.Join(dir, "pretooluse")
+	writeFile(t, hookbin, []byte("binary"))
+	writeFile(t, fast, []byte("binary"))
+	for _, p := range []string{hookbin, fast} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	preToolUse := func() []Registration {
+		t.Helper()
+		regs, _ := Registrations(m.loc.Targets())
+		var out []Registration
+		for _, r := range regs {
+			if r.Event == "PreToolUse" {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	m.install(t, User, hookbin)
+	got := preToolUse()
+	if len(got) != 1 || got[0].Sub != "pre-tool-use" || got[0].Prog != fast || got[0].Command != HookCommand(fast) {
+		t.Errorf("with pretooluse beside hookbin: %+v, want one handler running %s", got, fast)
+	}
+	if err := os.Remove(fast); err != nil {
+		t.Fatal(err)
+	}
+	m.install(t, User, hookbin)
+	got = preToolUse()
+	if len(got) != 1 || got[0].Prog != hookbin || got[0].Command != HookCommand(hookbin)+" pre-tool-use" {
+		t.Errorf("without pretooluse: %+v, want one handler running hookbin pre-tool-use", got)
 	}
 }

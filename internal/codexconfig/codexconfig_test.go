@@ -1,6 +1,10 @@
 package codexconfig
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -101,6 +105,24 @@ func TestSetTrust(t *testing.T) {
 	}
 }
 
+// TestSetTrustPlugin: a plugin hook's two hashes are written as Codex keeps
+// them, and read back in hooks/list's form.
+func TestSetTrustPlugin(t *testing.T) {
+	const key = "bottle@bottle:hooks/codex-hooks.json:stop:0:0"
+	got, _, err := SetTrust(nil, []Trust{{Key: key, Hash: "sha256:hook/sha256:bundle"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[hooks.state.\"" + key + "\"]\ntrusted_hash = \"sha256:hook\"\ntrusted_content_hash = \"sha256:bundle\"\n"
+	if string(got) != want {
+		t.Errorf("SetTrust wrote\n%s\nwant\n%s", got, want)
+	}
+	hashes, err := TrustedHashes(got)
+	if err != nil || hashes[key] != "sha256:hook/sha256:bundle" {
+		t.Errorf("TrustedHashes = %v, %v; want the two hashes joined", hashes, err)
+	}
+}
+
 func TestInstallHooks(t *testing.T) {
 	const hb = "/opt/bottle/bin/hookbin"
 	foreign := `{"hooks":{"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"python3 mine.py"}]}],"PreToolUse":[{"hooks":[{"type":"command","command":"lint"}]}]},"x":1}`
@@ -181,6 +203,87 @@ func TestInstallServerSpellings(t *testing.T) {
 		}
 		if cmd, _ := ServerCommand(got); cmd != srv || strings.Count(string(got), "mcp_servers") != 1 {
 			t.Errorf("%q became %q", in, got)
+		}
+	}
+}
+
+// TestPluginHooks holds the Codex plugin's hooks file to the hooks install
+// registers: the same events, matchers, timeouts and context limit, run
+// through the plugin's launcher.
+func TestPluginHooks(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "plugin", "hooks", "codex-hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Hooks map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Hooks) != len(Hooks) {
+		t.Errorf("plugin has %d events, install registers %d", len(file.Hooks), len(Hooks))
+	}
+	const launcher = `sh "${PLUGIN_ROOT}/bin/bottle-run" hookbin`
+	for _, hk := range Hooks {
+		groups := file.Hooks[hk.Event]
+		if len(groups) != 1 {
+			t.Errorf("%s: %d groups in the plugin, want 1", hk.Event, len(groups))
+			continue
+		}
+		if got, want := canonical(groups[0]), canonical(groupFor(hk, launcher)); !bytes.Equal(got, want) {
+			t.Errorf("%s: plugin group\n%s\nwant\n%s", hk.Event, got, want)
+		}
+	}
+	own, err := OwnHooks(data)
+	if err != nil || len(own) != len(Hooks) {
+		t.Errorf("OwnHooks finds %d of the plugin's hooks (%v), want %d", len(own), err, len(Hooks))
+	}
+}
+
+// TestFindPlugin: bottle's plugin, enabled in config.toml and unpacked in
+// Codex's cache, is found with the trust keys Codex gives its hooks.
+func TestFindPlugin(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "plugins", "cache", "mk", "bottle", "1.2.3")
+	for _, f := range []string{".codex-plugin/plugin.json", "hooks/codex-hooks.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "plugin", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name, config string
+		want         bool
+	}{
+		{"enabled", "[plugins.\"bottle@mk\"]\nenabled = true\n", true},
+		{"disabled", "[plugins.\"bottle@mk\"]\nenabled = false\n", false},
+		{"other marketplace", "[plugins.\"bottle@other\"]\nenabled = true\n", false},
+		{"other plugin", "[plugins.\"bottles@mk\"]\nenabled = true\n", false},
+		{"none", "", false},
+	}
+	for _, tt := range tests {
+		p, ok, err := FindPlugin(home, []byte(tt.config))
+		if err != nil || ok != tt.want {
+			t.Errorf("%s: FindPlugin = %v, %v; want %v", tt.name, ok, err, tt.want)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		want := []string{
+			"bottle@mk:hooks/codex-hooks.json:session_start:0:0",
+			"bottle@mk:hooks/codex-hooks.json:stop:0:0",
+			"bottle@mk:hooks/codex-hooks.json:session_end:0:0",
+		}
+		if p.ID != "bottle@mk" || p.Version != "1.2.3" || p.Dir != dir || strings.Join(p.HookKeys, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: got %+v, want id bottle@mk, version 1.2.3, keys %v", tt.name, p, want)
 		}
 	}
 }

@@ -59,7 +59,14 @@ func ownCommand(raw json.RawMessage) bool {
 	if json.Unmarshal(raw, &h) != nil || h.Type != "command" {
 		return false
 	}
-	rest, ok := strings.CutSuffix(strings.TrimSpace(h.Command), " "+HostFlag)
+	return OwnCommand(h.Command)
+}
+
+// OwnCommand reports whether a hook's command line is one of bottle's Codex
+// hooks: "<any program> <bottle hook> --host codex", as install writes it
+// and bottle's Codex plugin ships it.
+func OwnCommand(command string) bool {
+	rest, ok := strings.CutSuffix(strings.TrimSpace(command), " "+HostFlag)
 	if !ok {
 		return false
 	}

@@ -288,10 +288,18 @@ func editServer(data []byte, mcpserver string) ([]byte, []string, error) {
 }
 
 // Trust is a hook's trust entry: Codex's key of the hook and the hash it
-// trusts.
+// trusts, as codex app-server's hooks/list reports it ("currentHash"). A
+// plugin's hook has two hashes, "<hook>/<plugin bundle>": Codex keeps them
+// as trusted_hash and trusted_content_hash.
 type Trust struct {
 	Key  string
 	Hash string
+}
+
+// split is the entry's hashes as config.toml holds them.
+func (t Trust) split() (hook, content string) {
+	hook, content, _ = strings.Cut(t.Hash, "/")
+	return hook, content
 }
 
 // SetTrust writes [hooks.state."<key>"] trusted_hash = "<hash>" for each
@@ -329,7 +337,11 @@ func SetTrust(data []byte, entries []Trust, drop []string) ([]byte, []string, er
 		return nil
 	}
 	for _, t := range entries {
-		block := "[hooks.state." + quote(t.Key) + "]" + nl + "trusted_hash = " + quote(t.Hash) + nl
+		hook, content := t.split()
+		block := "[hooks.state." + quote(t.Key) + "]" + nl + "trusted_hash = " + quote(hook) + nl
+		if content != "" {
+			block += "trusted_content_hash = " + quote(content) + nl
+		}
 		if err := edit(t.Key, block); err != nil {
 			return nil, nil, err
 		}
@@ -344,14 +356,17 @@ func SetTrust(data []byte, entries []Trust, drop []string) ([]byte, []string, er
 		return nil, nil, fmt.Errorf("the edited file would not parse (%v); edit [hooks.state] by hand", err)
 	}
 	for _, t := range entries {
-		if got, _ := lookup(after, "hooks", "state", t.Key, "trusted_hash"); got != t.Hash {
+		hook, _ := t.split()
+		if got, _ := lookup(after, "hooks", "state", t.Key, "trusted_hash"); got != hook {
 			return nil, nil, fmt.Errorf("hooks.state %q is defined outside its own table; edit it by hand", t.Key)
 		}
 	}
 	return out, notes, nil
 }
 
-// TrustedHashes returns the trusted_hash of every [hooks.state] key.
+// TrustedHashes returns the trusted hash of every [hooks.state] key, in
+// hooks/list's form: "<trusted_hash>/<trusted_content_hash>" for a
+// plugin's hook.
 func TrustedHashes(data []byte) (map[string]string, error) {
 	doc, err := parse(data)
 	if err != nil {
@@ -363,6 +378,9 @@ func TrustedHashes(data []byte) (map[string]string, error) {
 	for k, v := range m {
 		if t, ok := v.(map[string]any); ok {
 			if h, ok := t["trusted_hash"].(string); ok {
+				if c, ok := t["trusted_content_hash"].(string); ok && c != "" {
+					h += "/" + c
+				}
 				out[k] = h
 			}
 		}

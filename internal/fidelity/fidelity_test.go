@@ -164,7 +164,7 @@ func TestTokens(t *testing.T) {
 		{"go test ./internal/net/... 2>&1", []string{"internal/net"}},
 		{"git show 1a2b3c4d", []string{"1a2b3c4d"}},
 		{"abcdef0 deadbeefdeadbeefdeadbeefdeadbeefdeadbeef0", []string{"abcdef0"}}, // 41 hex digits are not a hash
-		{"ticket 123 and 4567", []string{"4567"}},                                   // 3+ digits, but 4 chars at least
+		{"ticket 123 and 4567", []string{"4567"}},                                  // 3+ digits, but 4 chars at least
 		{"grep -n RetryPolicy fetch_once words", []string{"RetryPolicy", "fetch_once"}},
 		{"--flag -- .hidden. ./x/ ...", nil}, // stripped of their dots, slashes and dashes, plain words
 		{"v1.2 a.b.c README.md.", []string{"v1.2", "a.b.c", "README.md"}},
