@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"bottle/bottles"
 	"bottle/host/codex"
 	"bottle/internal/codexconfig"
 	"bottle/pointer"
@@ -67,6 +69,9 @@ func codexHook(ctx context.Context, h hook, he hookEnv, p hookPayload) (hookResu
 		}
 	}
 	res, bottle, err := renderCodex(ctx, he, p, path)
+	if err != nil && h.name == "session-start" && p.Source == "compact" {
+		return codexStalePointer(ctx, he, p, err)
+	}
 	if err != nil || h.name != "session-start" {
 		return res.hookResult, err
 	}
@@ -87,6 +92,30 @@ func codexHook(ctx context.Context, h hook, he hookEnv, p hookPayload) (hookResu
 	}
 	res.answer = answer
 	return res.hookResult, nil
+}
+
+// codexStalePointer answers a SessionStart after a compaction whose render
+// or write failed with cause, as stalePointer does for Claude Code: when
+// the thread has a bottle from an earlier render, the pointer names it and
+// says it could not be refreshed; otherwise, or once the hook has given
+// up, nothing is answered and cause is the outcome.
+func codexStalePointer(ctx context.Context, he hookEnv, p hookPayload, cause error) (hookResult, error) {
+	var skip skipped
+	if ctx.Err() != nil || errors.As(cause, &skip) {
+		return hookResult{}, cause
+	}
+	bottle, head, written, err := bottles.Written(he.env.BottlesDir(), p.SessionID, 1024)
+	if err != nil {
+		return hookResult{}, cause
+	}
+	mode := render.ModeOf(head)
+	answer, err := sessionStartAnswer(pointer.Text(pointer.Input{BottlePath: bottle, SessionID: p.SessionID, Mode: mode,
+		Now: he.now, NotRefreshed: written, Host: codexWording}))
+	if err != nil {
+		return hookResult{}, cause
+	}
+	return hookResult{answer: answer, mode: mode,
+		note: fmt.Sprintf("not refreshed (%s); pointed at the bottle rendered %s", logText(cause), written.UTC().Format(time.RFC3339))}, nil
 }
 
 // codexRender is a render of a Codex thread and what the hook logs of it.

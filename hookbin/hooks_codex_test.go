@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,5 +208,38 @@ func TestCodexRenderByID(t *testing.T) {
 	w.transcript(t, id, "basic")
 	if md := render(); strings.Contains(md, "Codex CLI") || strings.Contains(md, "midturn") {
 		t.Errorf("a Claude Code transcript of the id did not win over the rollout:\n%s", md)
+	}
+}
+
+// TestCodexStalePointer: when the render after a compaction fails, the
+// pointer names the bottle an earlier render wrote and says it could not
+// be refreshed; with no earlier bottle nothing is answered.
+func TestCodexStalePointer(t *testing.T) {
+	const id = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	w := newCodexWorld(t, id, codexFixture(t, "compact_mid_turn.jsonl"))
+	compact := func() string {
+		out, _ := w.hook(t, "session-start", codexHookPayload(id, w.home, map[string]any{"hook_event_name": "SessionStart",
+			"source": "compact", "transcript_path": w.rollout}), "--host", "codex")
+		return parseAnswer(t, out)
+	}
+	old := renderBottle
+	t.Cleanup(func() { renderBottle = old })
+	renderBottle = func(context.Context, render.Options) (*render.Result, error) { return nil, errors.New("disk on fire") }
+	if ptr := compact(); ptr != "" {
+		t.Errorf("a pointer with no bottle to name:\n%s", ptr)
+	}
+	renderBottle = old
+	if ptr := compact(); ptr == "" || strings.Contains(ptr, "could not be refreshed") {
+		t.Fatalf("the first render's pointer: %q", ptr)
+	}
+	renderBottle = func(context.Context, render.Options) (*render.Result, error) { return nil, errors.New("disk on fire") }
+	ptr := compact()
+	for _, want := range []string{"could not be refreshed", "recorded by Codex CLI", id + ".md"} {
+		if !strings.Contains(ptr, want) {
+			t.Errorf("stale pointer lacks %q:\n%s", want, ptr)
+		}
+	}
+	if got := w.lastOutcome(t); !strings.Contains(got, "not refreshed (disk on fire)") {
+		t.Errorf("log %q", got)
 	}
 }
