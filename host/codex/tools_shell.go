@@ -132,15 +132,30 @@ func describeExec(c *Call, cwd string) digest.Parts {
 	code, ok := exitCodeOf(c.Output)
 	switch {
 	case ok && code != 0:
-		p.Status = "exit " + strconv.Itoa(code)
-		p.Outcome = p.Status
-		if e := text(firstError(c.Output), 100); e != "" {
-			p.Outcome += ": " + e
-		}
+		p.Status, p.Outcome = failedOutcome(code, outputBody(c.Output), cwd)
 	case ok:
 		p.Outcome = "ok"
 	}
 	return p
+}
+
+// failedOutcome is the outcome of a command that exited with code: "exit
+// N: <the line of body that says why>", found as digest finds it in the
+// output of a failed command of Claude Code's (test names, a compiler's
+// file:line, an error word), to which Codex's output is handed in that
+// shape.
+func failedOutcome(code int, body, cwd string) (status, outcome string) {
+	status = "exit " + strconv.Itoa(code)
+	l := digest.Describe(digest.Call{Name: "Bash", Input: json.RawMessage(`{}`), HasResult: true, IsError: true,
+		Result: "Exit code " + strconv.Itoa(code) + "\n" + body}, cwd)
+	if out := l.Outcome(); strings.HasPrefix(out, status) {
+		return status, out
+	}
+	outcome = status
+	if e := text(firstError(body), 100); e != "" {
+		outcome += ": " + e
+	}
+	return status, outcome
 }
 
 func describeStdin(c *Call, _ string) digest.Parts {
