@@ -46,9 +46,8 @@ func FuzzReadFrom(f *testing.F) {
 }
 
 // FuzzSession: any rollout bytes turn into a session without a panic;
-// every event's tool index names a call, every digest is one bounded line
-// with no private text, and a secret planted in a private block of a
-// command or a patch reaches no line.
+// every event's tool index names a call, and every digest is one bounded
+// line of valid UTF-8 with no private tag left in it.
 func FuzzSession(f *testing.F) {
 	seedRollouts(f, 5, 4)
 	f.Fuzz(func(t *testing.T, data []byte) {
