@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // copyCorpusDB copies name and its -wal/-shm files, where present, from the

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // helperEnv carries the database path to TestImmutableHelper in a child process.

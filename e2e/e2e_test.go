@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"bottle/claudemem/memtest"
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 func TestMain(m *testing.M) {

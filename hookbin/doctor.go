@@ -62,7 +62,7 @@ func (c checkLine) String() string {
 	return s
 }
 
-func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Writer) error {
+func runDoctor(ctx context.Context, d deps, args []string, env locate.Env, stdout io.Writer) error {
 	isCodex, args, err := hostCheck(args)
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func runDoctor(ctx context.Context, args []string, env locate.Env, stdout io.Wri
 		return exitError{code: 2, msg: "doctor takes no arguments (run hookbin doctor --help)"}
 	}
 
-	me, meErr := self()
+	me, meErr := self(d.executable)
 	g := findGoDirs(env)
 	var lines []checkLine
 	lines = append(lines, checkBinaries(me, meErr, g)...)

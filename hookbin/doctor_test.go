@@ -34,9 +34,7 @@ func newDoctorWorld(t *testing.T) *doctorWorld {
 	w.hookbin = doctorBinary(t, w.bin, "hookbin")
 	w.mcpserver = doctorBinary(t, w.bin, "mcpserver")
 	t.Setenv("PATH", w.bin)
-	exe := executable
-	executable = func() (string, error) { return w.hookbin, nil }
-	t.Cleanup(func() { executable = exe })
+	w.deps.executable = func() (string, error) { return w.hookbin, nil }
 	return w
 }
 
@@ -56,7 +54,7 @@ func doctorBinary(t *testing.T, dir, name string) string {
 func (w *doctorWorld) cmd(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(t.Context(), args, strings.NewReader(""), &out, &errb)
+	err := w.deps.run(t.Context(), args, strings.NewReader(""), &out, &errb)
 	return out.String(), err
 }
 
@@ -213,7 +211,7 @@ func TestDoctorProblems(t *testing.T) {
 			name: "OtherHookbin",
 			setup: func(t *testing.T, w *doctorWorld) {
 				other := doctorBinary(t, filepath.Join(w.home, "other"), "hookbin")
-				executable = func() (string, error) { return other, nil }
+				w.deps.executable = func() (string, error) { return other, nil }
 			},
 			want: []string{"! hook SessionStart → hookbin session-start (user: ", "runs $HOOKBIN, not this hookbin (", "other"},
 		},

@@ -33,7 +33,7 @@ func FuzzSessionStartPayload(f *testing.F) {
 	}}
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		var out bytes.Buffer
-		if err := runSessionStart(context.Background(), nil, env, bytes.NewReader(payload), &out); err != nil {
+		if err := runSessionStart(context.Background(), defaultDeps(), nil, env, bytes.NewReader(payload), &out); err != nil {
 			t.Fatalf("session-start returned %v", err)
 		}
 		if out.Len() == 0 {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/internal/gentranscript"
 	"bottle/internal/hookio"
+	"bottle/internal/measure/gentranscript"
 )
 
 // Benchmarks of the hooks in process: everything but the process start

@@ -44,9 +44,6 @@ const deadlineEnv = "BOTTLE_HOOK_DEADLINE"
 // under bottle's plugin the model sees other tool names (pointer.MCPNames).
 const pluginRootEnv = "CLAUDE_PLUGIN_ROOT"
 
-// renderBottle renders a bottle. Tests replace it to make a render slow.
-var renderBottle = render.Render
-
 // hookPayload is the part of a hook's stdin JSON the hooks use (Claude
 // Code's hook payload); other fields are ignored.
 type hookPayload struct {
@@ -100,6 +97,7 @@ type hookEnv struct {
 	env    locate.Env
 	render func(context.Context, render.Options) (*render.Result, error)
 	now    time.Time
+	settle time.Duration // the Stop hook's longest wait for its turn (awaitTurn)
 }
 
 // hookResult is what a hook did.
@@ -114,16 +112,16 @@ type skipped string
 
 func (s skipped) Error() string { return string(s) }
 
-func runSessionStart(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
-	return runHook(ctx, sessionStartHook, args, env, stdin, stdout)
+func runSessionStart(ctx context.Context, d deps, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
+	return runHook(ctx, d, sessionStartHook, args, env, stdin, stdout)
 }
 
-func runStop(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
-	return runHook(ctx, stopHook, args, env, stdin, stdout)
+func runStop(ctx context.Context, d deps, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
+	return runHook(ctx, d, stopHook, args, env, stdin, stdout)
 }
 
-func runSessionEnd(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
-	return runHook(ctx, sessionEndHook, args, env, stdin, stdout)
+func runSessionEnd(ctx context.Context, d deps, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
+	return runHook(ctx, d, sessionEndHook, args, env, stdin, stdout)
 }
 
 // runHook runs h within its deadline and logs the outcome. It returns nil
@@ -131,7 +129,7 @@ func runSessionEnd(ctx context.Context, args []string, env locate.Env, stdin io.
 // The work runs in a goroutine, so a deadline bounds even a blocked read of
 // stdin; at the deadline the hook prints nothing and returns while the work
 // is abandoned (its context is cancelled, and the process exits).
-func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) (err error) {
+func runHook(ctx context.Context, d deps, h hook, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) (err error) {
 	start := time.Now()
 	entry := hooklog.Entry{Time: start, Hook: h.name, Key: h.key}
 	logIt := true
@@ -182,7 +180,7 @@ func runHook(ctx context.Context, h hook, args []string, env locate.Env, stdin i
 
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	he := hookEnv{env: env, render: renderBottle, now: start}
+	he := hookEnv{env: env, render: d.render, now: start, settle: d.settle}
 	type outcome struct {
 		res hookResult
 		err error
@@ -408,7 +406,7 @@ func sessionStartAnswer(additionalContext string) ([]byte, error) {
 
 // stopRender re-renders the bottle after a turn: a live session diary.
 func stopRender(ctx context.Context, h hookEnv, p hookPayload) (hookResult, error) {
-	waited := awaitTurn(ctx, p, transcriptSettle)
+	waited := awaitTurn(ctx, p, h.settle)
 	res, err := renderAndWrite(ctx, h, p)
 	if err == nil && waited != "" {
 		res.note = waited

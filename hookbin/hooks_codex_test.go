@@ -222,17 +222,17 @@ func TestCodexStalePointer(t *testing.T) {
 			"source": "compact", "transcript_path": w.rollout}), "--host", "codex")
 		return parseAnswer(t, out)
 	}
-	old := renderBottle
-	t.Cleanup(func() { renderBottle = old })
-	renderBottle = func(context.Context, render.Options) (*render.Result, error) { return nil, errors.New("disk on fire") }
+	old := w.deps.render
+	failing := func(context.Context, render.Options) (*render.Result, error) { return nil, errors.New("disk on fire") }
+	w.deps.render = failing
 	if ptr := compact(); ptr != "" {
 		t.Errorf("a pointer with no bottle to name:\n%s", ptr)
 	}
-	renderBottle = old
+	w.deps.render = old
 	if ptr := compact(); ptr == "" || strings.Contains(ptr, "could not be refreshed") {
 		t.Fatalf("the first render's pointer: %q", ptr)
 	}
-	renderBottle = func(context.Context, render.Options) (*render.Result, error) { return nil, errors.New("disk on fire") }
+	w.deps.render = failing
 	ptr := compact()
 	for _, want := range []string{"could not be refreshed", "recorded by Codex CLI", id + ".md"} {
 		if !strings.Contains(ptr, want) {

@@ -27,12 +27,13 @@ import (
 // CLAUDE_MEM_DATA_DIR with t.Setenv, and its tests cannot run in parallel.
 type hookWorld struct {
 	home, config, data string
+	deps               deps // what run takes from the process; tests change it
 }
 
 func newHookWorld(t *testing.T) *hookWorld {
 	t.Helper()
 	home := t.TempDir()
-	w := &hookWorld{home: home, config: filepath.Join(home, ".claude"), data: filepath.Join(home, "mem")}
+	w := &hookWorld{home: home, config: filepath.Join(home, ".claude"), data: filepath.Join(home, "mem"), deps: defaultDeps()}
 	for k, v := range map[string]string{
 		"HOME": home, "USERPROFILE": home,
 		"CLAUDE_CONFIG_DIR": w.config, "CLAUDE_MEM_DATA_DIR": w.data,
@@ -74,7 +75,7 @@ func (w *hookWorld) hook(t *testing.T, cmd, payload string, args ...string) (str
 	t.Helper()
 	var out, errb bytes.Buffer
 	start := time.Now()
-	err := run(t.Context(), append([]string{cmd}, args...), strings.NewReader(payload), &out, &errb)
+	err := w.deps.run(t.Context(), append([]string{cmd}, args...), strings.NewReader(payload), &out, &errb)
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Errorf("hookbin %s returned %v, want nil", cmd, err)
@@ -139,15 +140,12 @@ func parseAnswer(t *testing.T, stdout string) string {
 	return a.HookSpecificOutput.AdditionalContext
 }
 
-// slowRender replaces the render with one that blocks until its context ends.
-func slowRender(t *testing.T) {
-	t.Helper()
-	old := renderBottle
-	renderBottle = func(ctx context.Context, _ render.Options) (*render.Result, error) {
+// slowRender gives w a render that blocks until its context ends.
+func slowRender(w *hookWorld) {
+	w.deps.render = func(ctx context.Context, _ render.Options) (*render.Result, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	t.Cleanup(func() { renderBottle = old })
 }
 
 func payloadJSON(t *testing.T, fields map[string]any) string {
@@ -183,7 +181,7 @@ func TestSessionStartMatrix(t *testing.T) {
 			return nil
 		}},
 		{name: "DeadlineExceeded", fixture: "compaction", setup: func(t *testing.T, w *hookWorld) []string {
-			slowRender(t)
+			slowRender(w)
 			return []string{"--deadline", "1ms"}
 		}},
 	}
@@ -462,7 +460,7 @@ func TestHookDeadlineConfig(t *testing.T) {
 	// The environment variable reaches the hooks.
 	w := newHookWorld(t)
 	w.transcript(t, "abc", "compaction")
-	slowRender(t)
+	slowRender(w)
 	t.Setenv(deadlineEnv, "20ms")
 	out, elapsed := w.hook(t, "stop", `{"session_id":"abc"}`)
 	if out != "" || elapsed > time.Second {
@@ -607,9 +605,7 @@ INSERT INTO session_summaries (memory_session_id, project, request, next_steps, 
 func TestSessionStartPanics(t *testing.T) {
 	w := newHookWorld(t)
 	w.transcript(t, "abc", "compaction")
-	old := renderBottle
-	renderBottle = func(context.Context, render.Options) (*render.Result, error) { panic("boom") }
-	t.Cleanup(func() { renderBottle = old })
+	w.deps.render = func(context.Context, render.Options) (*render.Result, error) { panic("boom") }
 	out, _ := w.hook(t, "session-start", `{"session_id":"abc","source":"compact"}`)
 	if o := w.lastOutcome(t); out != "" || o != "error: panic: boom" {
 		t.Errorf("stdout %q, logged %q", out, o)
@@ -832,16 +828,14 @@ func TestSessionStartStalePointer(t *testing.T) {
 	written := time.Date(2026, 3, 1, 10, 20, 0, 0, time.UTC)
 	const fullHead = "# Session bottle — " + id + "\nproject: /home/dev/proj · rendered: 2026-03-01T10:20:00Z\nmode: full\n\n## Original request\n\nmode: reconstructed — assistant messages not preserved\n"
 	const reconHead = "# Session bottle — " + id + "\nproject: /home/dev/proj · rendered: 2026-03-01T10:20:00Z\nmode: reconstructed — assistant messages not preserved\n\n## Original request\n"
-	failing := func(t *testing.T) {
-		old := renderBottle
-		renderBottle = func(context.Context, render.Options) (*render.Result, error) {
+	failing := func(w *hookWorld) {
+		w.deps.render = func(context.Context, render.Options) (*render.Result, error) {
 			return nil, errors.New("render <private>SECRET-CAUSE</private> failed")
 		}
-		t.Cleanup(func() { renderBottle = old })
 	}
 	// failingRender: a compacted session whose render fails.
 	failingRender := func(t *testing.T, w *hookWorld) string {
-		failing(t)
+		failing(w)
 		return w.transcript(t, id, "compaction")
 	}
 	tests := []struct {
@@ -867,14 +861,14 @@ func TestSessionStartStalePointer(t *testing.T) {
 		{"compact: a folder for the bottle", "compact", failingRender, "dir", "", ""},
 		{"resume of a compacted session", "resume", failingRender, fullHead, "full", "not refreshed (render "},
 		{"resume, pointer already in the context", "resume", func(t *testing.T, w *hookWorld) string {
-			failing(t)
+			failing(w)
 			tp := w.transcript(t, id, "compaction")
 			appendTo(t, tp, persistLine(t, "332", id, pointer.Text(pointer.Input{
 				BottlePath: filepath.Join(w.bottlesDir(), id+".md"), SessionID: id}), false))
 			return tp
 		}, fullHead, "", "not refreshed (render "},
 		{"resume without a compaction", "resume", func(t *testing.T, w *hookWorld) string {
-			failing(t)
+			failing(w)
 			return w.transcript(t, id, "basic")
 		}, fullHead, "", ""},
 	}

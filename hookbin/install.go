@@ -103,20 +103,20 @@ func parseInstallFlags(name string, args []string, stdout io.Writer) (cfg instal
 	return cfg, false, nil
 }
 
-func runInstall(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
+func runInstall(ctx context.Context, d deps, args []string, env locate.Env, stdout, stderr io.Writer) error {
 	isCodex, args, err := hostCheck(args)
 	if err != nil {
 		return err
 	}
 	if isCodex {
-		return runInstallCodex(ctx, args, env, stdout, stderr)
+		return runInstallCodex(ctx, d, args, env, stdout, stderr)
 	}
 	cfg, help, err := parseInstallFlags("install", args, stdout)
 	if err != nil || help {
 		return err
 	}
 	g := findGoDirs(env)
-	hookbin, mcpserver, err := findBinaries(cfg.hookbin, cfg.mcpserver, g)
+	hookbin, mcpserver, err := findBinaries(cfg.hookbin, cfg.mcpserver, g, d.executable)
 	if err != nil {
 		return err
 	}
@@ -294,14 +294,15 @@ func written(edits []*claudesettings.Edit) string {
 
 // findBinaries returns the absolute paths of the hookbin and mcpserver binaries
 // to register: the flags when given, else this executable and the mcpserver
-// beside it or on PATH. It refuses binaries in Go's build folders (g).
-func findBinaries(hookFlag, mcpFlag string, g goDirs) (hookbin, mcpserver string, err error) {
+// beside it or on PATH (executable finds this one). It refuses binaries in
+// Go's build folders (g).
+func findBinaries(hookFlag, mcpFlag string, g goDirs, executable func() (string, error)) (hookbin, mcpserver string, err error) {
 	if hookFlag != "" {
 		if hookbin, err = checkBinary("hookbin", hookFlag); err != nil {
 			return "", "", err
 		}
 	} else {
-		exe, err := self()
+		exe, err := self(executable)
 		if err != nil {
 			return "", "", fmt.Errorf("find hookbin: %w (pass --hookbin PATH)", err)
 		}
@@ -336,12 +337,8 @@ func findBinaries(hookFlag, mcpFlag string, g goDirs) (hookbin, mcpserver string
 	return hookbin, mcpserver, nil
 }
 
-// executable is os.Executable; doctor's tests stand a fake hookbin in for
-// the test binary.
-var executable = os.Executable
-
-// self is the path of this binary, symlinks resolved.
-func self() (string, error) {
+// self is the path of this binary (executable finds it), symlinks resolved.
+func self(executable func() (string, error)) (string, error) {
 	exe, err := executable()
 	if err != nil {
 		return "", err

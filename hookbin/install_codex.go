@@ -134,12 +134,12 @@ func codexHome(env locate.Env) (string, error) {
 	return filepath.Abs(h)
 }
 
-func runInstallCodex(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
+func runInstallCodex(ctx context.Context, d deps, args []string, env locate.Env, stdout, stderr io.Writer) error {
 	cfg, help, err := parseCodexInstallFlags("install", args, stdout)
 	if err != nil || help {
 		return err
 	}
-	hookbin, mcpserver, err := findBinaries(cfg.hookbin, cfg.mcpserver, findGoDirs(env))
+	hookbin, mcpserver, err := findBinaries(cfg.hookbin, cfg.mcpserver, findGoDirs(env), d.executable)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func codexRun(t *testing.T, w *world, cmd string, args ...string) (string, error
 	fn := runUninstall
 	if cmd == "install" {
 		full = append(full, "--hookbin", w.hookbin, "--mcpserver", w.mcpserver)
-		fn = runInstall
+		fn = installDefault
 	}
 	var out, errb bytes.Buffer
 	err := fn(t.Context(), append(full, args...), w.env(), &out, &errb)
@@ -148,7 +148,7 @@ func TestDoctorCodex(t *testing.T) {
 	}
 	doctor := func() (string, error) {
 		var out bytes.Buffer
-		err := runDoctor(t.Context(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
+		err := runDoctor(t.Context(), defaultDeps(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
 		return out.String(), err
 	}
 	out, err := doctor()
@@ -218,7 +218,7 @@ func TestDoctorCodexPlugin(t *testing.T) {
 	writeFile(t, config, []byte("[plugins.\"bottle@mk\"]\nenabled = true\n"))
 	doctor := func() string {
 		var out bytes.Buffer
-		_ = runDoctor(t.Context(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
+		_ = runDoctor(t.Context(), defaultDeps(), []string{"--host", "codex", "--codex", filepath.Join(w.root, "no-codex")}, w.env(), &out)
 		return out.String()
 	}
 	out := doctor()

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -63,6 +65,11 @@ func (w *world) env() locate.Env {
 	return locate.Env{Home: w.home, Getenv: func(k string) string { return w.vars[k] }}
 }
 
+// installDefault is runInstall with the process's own deps.
+func installDefault(ctx context.Context, args []string, env locate.Env, stdout, stderr io.Writer) error {
+	return runInstall(ctx, defaultDeps(), args, env, stdout, stderr)
+}
+
 // run calls runInstall or runUninstall with the world's project and, for
 // install, its binaries (later args override them).
 func (w *world) run(t *testing.T, cmd string, args ...string) (stdout, stderr string, err error) {
@@ -71,7 +78,7 @@ func (w *world) run(t *testing.T, cmd string, args ...string) (stdout, stderr st
 	fn := runUninstall
 	if cmd == "install" {
 		full = append(full, "--hookbin", w.hookbin, "--mcpserver", w.mcpserver)
-		fn = runInstall
+		fn = installDefault
 	}
 	full = append(full, args...)
 	var out, errb bytes.Buffer
@@ -703,7 +710,7 @@ func TestInstallFindsMCPServer(t *testing.T) {
 			}
 			t.Setenv("PATH", pathDir)
 			var out, errb bytes.Buffer
-			err := runInstall(t.Context(), []string{"--hookbin", hookbin}, w.env(), &out, &errb)
+			err := runInstall(t.Context(), defaultDeps(), []string{"--hookbin", hookbin}, w.env(), &out, &errb)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("install error = %v, want %q", err, tt.wantErr)

@@ -31,8 +31,8 @@ var preCompactHook = hook{
 	work:     preCompact,
 }
 
-func runPreCompact(ctx context.Context, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
-	return runHook(ctx, preCompactHook, args, env, stdin, stdout)
+func runPreCompact(ctx context.Context, d deps, args []string, env locate.Env, stdin io.Reader, stdout io.Writer) error {
+	return runHook(ctx, d, preCompactHook, args, env, stdin, stdout)
 }
 
 // preCompact renders and writes the bottle, then answers with the

@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"bottle/internal/version"
 	"bottle/locate"
 	"bottle/privacy"
+	"bottle/render"
 )
 
 // exitError carries an exit status and a one-line message to main.
@@ -44,7 +46,27 @@ Commands:
 Run "hookbin <command> --help" for a command's flags.
 `
 
+// deps are what the commands take from the process beyond their
+// arguments, stdin and the environment: main runs with defaultDeps, tests
+// with their own (a render that blocks, a shorter settle, a fake binary).
+type deps struct {
+	// render renders a bottle.
+	render func(context.Context, render.Options) (*render.Result, error)
+	// settle bounds the Stop hook's wait for its turn in the transcript.
+	settle time.Duration
+	// executable is this binary's path (os.Executable).
+	executable func() (string, error)
+}
+
+func defaultDeps() deps {
+	return deps{render: render.Render, settle: transcriptSettle, executable: os.Executable}
+}
+
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	return defaultDeps().run(ctx, args, stdin, stdout, stderr)
+}
+
+func (d deps) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return exitError{code: 2, msg: "no command given (run hookbin --help for the commands)"}
 	}
@@ -73,21 +95,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "search":
 		return runSearch(ctx, rest, env, stdout, stderr)
 	case "install":
-		return runInstall(ctx, rest, env, stdout, stderr)
+		return runInstall(ctx, d, rest, env, stdout, stderr)
 	case "uninstall":
 		return runUninstall(ctx, rest, env, stdout, stderr)
 	case "session-start":
-		return runSessionStart(ctx, rest, env, stdin, stdout)
+		return runSessionStart(ctx, d, rest, env, stdin, stdout)
 	case "stop":
-		return runStop(ctx, rest, env, stdin, stdout)
+		return runStop(ctx, d, rest, env, stdin, stdout)
 	case "session-end":
-		return runSessionEnd(ctx, rest, env, stdin, stdout)
+		return runSessionEnd(ctx, d, rest, env, stdin, stdout)
 	case "pre-compact":
-		return runPreCompact(ctx, rest, env, stdin, stdout)
+		return runPreCompact(ctx, d, rest, env, stdin, stdout)
 	case "pre-tool-use":
 		return runPreToolUse(ctx, rest, env, stdin, stdout)
 	case "doctor":
-		return runDoctor(ctx, rest, env, stdout)
+		return runDoctor(ctx, d, rest, env, stdout)
 	case "trust":
 		return runTrust(ctx, rest, env, stdout)
 	}

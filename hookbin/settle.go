@@ -22,9 +22,9 @@ import (
 // transcriptSettle bounds the wait: a few flush intervals. It is spent only
 // when the turn is missing, which with a transcript that is written means
 // one interval at most; without one (Claude Code told not to persist the
-// session) it is the price of every Stop, so it stays short. Tests shorten
-// it.
-var transcriptSettle = 600 * time.Millisecond
+// session) it is the price of every Stop, so it stays short (deps.settle:
+// tests shorten it).
+const transcriptSettle = 600 * time.Millisecond
 
 // settlePoll is the pause between two looks at the transcript.
 const settlePoll = 10 * time.Millisecond

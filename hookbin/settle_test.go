@@ -137,14 +137,12 @@ func TestStopAwaitsTheTurn(t *testing.T) {
 		{"the answer's line half written", append(bytes.Clone(head), last[:len(last)-20]...), last[len(last)-20:], answer, 1},
 		{"the turn before ended the same way", repeat, again, same, 2},
 	}
-	// A loaded machine may delay the writer: the wait may be longer than
-	// Claude Code needs, but within the Stop hook's deadline.
-	old := transcriptSettle
-	transcriptSettle = stopDeadline * 3 / 4
-	t.Cleanup(func() { transcriptSettle = old })
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newHookWorld(t)
+			// A loaded machine may delay the writer: the wait may be longer
+			// than Claude Code needs, but within the Stop hook's deadline.
+			w.deps.settle = stopDeadline * 3 / 4
 			tp := filepath.Join(w.config, "projects", "-home-dev-proj", id+".jsonl")
 			if err := os.MkdirAll(filepath.Dir(tp), 0o700); err != nil {
 				t.Fatal(err)
@@ -187,15 +185,13 @@ func TestStopAwaitsTheTurn(t *testing.T) {
 }
 
 // TestStopSettleBounded: when the transcript never shows the turn, the Stop
-// hook waits transcriptSettle, renders what there is and says so in its log.
+// hook waits its settle time (deps.settle), renders what there is and says so in its log.
 func TestStopSettleBounded(t *testing.T) {
-	old := transcriptSettle
-	transcriptSettle = 50 * time.Millisecond
-	t.Cleanup(func() { transcriptSettle = old })
 	const id = "11111111-2222-4333-8444-555555555555"
 	head, _, answer := splitLast(t, "basic")
 
 	w := newHookWorld(t)
+	w.deps.settle = 50 * time.Millisecond
 	tp := filepath.Join(w.config, "projects", "-home-dev-proj", id+".jsonl")
 	w.hook(t, "stop", payloadJSON(t, map[string]any{"session_id": id, "transcript_path": tp, "last_assistant_message": answer}))
 	if o := w.lastOutcome(t); !strings.HasPrefix(o, "error: ") || !strings.Contains(o, "nothing to render") {
@@ -218,12 +214,12 @@ func TestStopSettleBounded(t *testing.T) {
 
 	// A short deadline (--deadline, $BOTTLE_HOOK_DEADLINE) halves the wait:
 	// the render gets the other half.
-	transcriptSettle = 10 * time.Second
+	w.deps.settle = 10 * time.Second
 	w.hook(t, "stop", payloadJSON(t, map[string]any{"session_id": id, "transcript_path": tp, "last_assistant_message": answer}), "--deadline", "400ms")
 	if o := w.lastOutcome(t); !strings.HasPrefix(o, "ok: the transcript lacked the turn's last message after ") {
 		t.Errorf("stop with a 400ms deadline logged %q, want ok after a shorter wait", o)
 	}
-	transcriptSettle = 50 * time.Millisecond
+	w.deps.settle = 50 * time.Millisecond
 
 	// Claude Code told not to write transcripts: no wait, no note.
 	t.Setenv("CLAUDE_CODE_SKIP_PROMPT_HISTORY", "true")

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // TestCorpusRedactions runs the redactor over every text of the corpus:

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -53,12 +54,12 @@ func fits(size, lines, budget int) bool {
 //
 // The markdown is written first (most bottles fit as they are) and then
 // once more only at the end: the folds on the way are measured (see
-// measurer).
-func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) {
+// measurer). serial writes the markdown on one goroutine.
+func fitBudget(b *Bottle, loc *time.Location, budget int, serial bool) ([]byte, int, string) {
 	if budget > 0 {
 		preFoldLast(b, budget)
 	}
-	md := markdown(b, loc)
+	md := writeMarkdown(b, loc, serial)
 	if budget <= 0 {
 		return md, 0, ""
 	}
@@ -76,7 +77,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 	}
 	if fits(size, lines, budget) {
 		if md == nil {
-			md = markdown(b, loc)
+			md = writeMarkdown(b, loc, serial)
 		}
 		return md, 0, ""
 	}
@@ -116,7 +117,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		}
 		size, lines = m.total()
 		if fits(size, lines, budget) {
-			return markdown(b, loc), len(folded), ""
+			return writeMarkdown(b, loc, serial), len(folded), ""
 		}
 	}
 	// The estimates were short: group one more turn at a time.
@@ -140,7 +141,7 @@ func fitBudget(b *Bottle, loc *time.Location, budget int) ([]byte, int, string) 
 		note = overBudgetNote(size, lines, budget)
 		b.Notes = append(b.Notes, note)
 	}
-	return markdown(b, loc), len(folded), note
+	return writeMarkdown(b, loc, serial), len(folded), note
 }
 
 // preFoldLines is how many times the budget the lines of the last turn's
@@ -469,8 +470,9 @@ func writeReplyLine(w *bytes.Buffer, t *Turn, reply []string, what string, tf *t
 // foldedSpanRunes bounds the code spans a folded reply keeps.
 const foldedSpanRunes = 160
 
-// codeSpan matches a backtick pair and what lies between on one line.
-var codeSpan = regexp.MustCompile("`[^`\n]{2,80}`")
+// codeSpan matches a backtick pair and what lies between on one line;
+// compiled on first use, as most runs of the binary fold no reply.
+var codeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]{2,80}`") })
 
 // codeSpans lists the distinct code spans of a folded reply that its shown
 // text does not hold, " · `a` `b`", within foldedSpanRunes: the names and
@@ -480,7 +482,7 @@ func codeSpans(reply []string, shown string) string {
 	seen := map[string]bool{}
 	used := 0
 	for _, r := range reply {
-		for _, m := range codeSpan.FindAllString(r, -1) {
+		for _, m := range codeSpan().FindAllString(r, -1) {
 			m = oneLine(m, 82)
 			if seen[m] || strings.Contains(shown, m) {
 				continue

@@ -304,7 +304,7 @@ func TestDetailsGiveWay(t *testing.T) {
 			if budget == 0 {
 				budget = 1 << 20
 			}
-			md, folded, _ := fitBudget(b, time.UTC, budget)
+			md, folded, _ := fitBudget(b, time.UTC, budget, false)
 			if folded != 0 {
 				t.Errorf("folded %d turns; the details alone make it fit", folded)
 			}
@@ -396,7 +396,7 @@ func TestFoldLastSaid(t *testing.T) {
 	}
 	b := &Bottle{SessionID: "s", Mode: ModeFull, Started: at, Turns: []Turn{tu}}
 	const budget = 700
-	md, _, note := fitBudget(b, time.UTC, budget)
+	md, _, note := fitBudget(b, time.UTC, budget, false)
 	if note != "" || EstimateTokens(len(md)) > budget {
 		t.Fatalf("%d tokens (%q), want within %d:\n%s", EstimateTokens(len(md)), note, budget, md)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 	"bottle/workstate"
 )
 

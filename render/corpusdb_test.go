@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"bottle/claudemem"
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 	"bottle/privacy"
+	"bottle/render/structural"
 )
 
 // copyDB copies a corpus database (with its -wal and -shm files) into a
@@ -203,7 +204,7 @@ func skeleton(md []byte) []byte {
 		case strings.HasPrefix(l, "project:"), strings.HasPrefix(l, "> Session summary"):
 			b.WriteString(strings.SplitN(l, " ", 2)[0] + " …\n")
 		case l == "---" || strings.HasPrefix(l, "**User** (") || strings.HasPrefix(l, "**Assistant** (") ||
-			strings.HasPrefix(l, "# Session bottle") || strings.HasPrefix(l, "## ") && structuralAt(l) != 0 ||
+			strings.HasPrefix(l, "# Session bottle") || strings.HasPrefix(l, "## ") && structural.At(l) != 0 ||
 			strings.HasPrefix(l, "mode:") || l == "*What happened:*":
 			b.WriteString(l + "\n")
 		}

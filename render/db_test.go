@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,7 +173,7 @@ func TestRenderDBFaults(t *testing.T) {
 	})
 	t.Run("Nothing", func(t *testing.T) {
 		_, err := Render(context.Background(), Options{SessionID: "no-such", DBPath: basicDB(t)})
-		if err == nil || !strings.Contains(err.Error(), "nothing to render") {
+		if !errors.Is(err, ErrNothingToRender) {
 			t.Errorf("error = %v, want nothing to render", err)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"bottle/render/structural"
 	"bottle/workstate"
 )
 
@@ -143,7 +144,7 @@ func unprotectedPointer(text string, protected func(line string) bool) []string 
 	return out
 }
 
-func escaperProtects(line string) bool { return structuralAt(line) != 0 }
+func escaperProtects(line string) bool { return structural.At(line) != 0 }
 
 // TestEscapeDerived: every line of structure in the golden bottles (the
 // bottle's own, the working state's), the README's example and the
@@ -203,7 +204,7 @@ func TestEscapeDerived(t *testing.T) {
 func TestEscapeDerivedCatches(t *testing.T) {
 	without := func(drop []string) func(string) bool {
 		return func(line string) bool {
-			for _, f := range structural {
+			for _, f := range structural.Openings() {
 				if len(line) >= len(f) && strings.EqualFold(line[:len(f)], f) {
 					for _, d := range drop {
 						if d == f {

@@ -15,7 +15,7 @@
 //  4. budget: when the bottle is over its token budget the oldest turns are
 //     folded to one line each, then digests are shortened ([Options]);
 //  5. markdown: every text passes the privacy stripper and the structural
-//     escaping ([Escape]) on its way out.
+//     escaping (package structural) on its way out.
 //
 // Other entry points: [Expand] returns the records behind [#id]s (the one
 // expander of the CLI and the MCP tool, with the id grammar of package
@@ -26,7 +26,8 @@
 // Render receives resolved paths (package locate finds them) and returns
 // bytes (package bottles stores them): it knows no folder layout, does no
 // MCP, writes nothing to stdout or stderr and logs nothing. It may import
-// host/claudecode/transcript, claudemem, ident (ids and modes), workstate
-// and pointer (their openings are escaped), internal/shown, render/digest
-// (paths shown as digests show them) and privacy; never locate.
+// session, host/claudecode/transcript, claudemem, ident (ids and modes),
+// workstate, pointer, internal/shown, render/digest (paths shown as digests
+// show them), render/structural (which lines are structure, and their
+// escaping) and privacy; never locate.
 package render

@@ -13,6 +13,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/ident"
+	"bottle/render/structural"
 )
 
 func TestExpandFixtures(t *testing.T) {
@@ -58,14 +59,6 @@ func TestExpandFixtures(t *testing.T) {
 	pre := expand("no-prompt", "u0", "a0")
 	if !strings.Contains(pre[0].Text, "/review the parser") || pre[1].Text != "The parser looks fine." {
 		t.Errorf("preamble expansions = %+v", pre)
-	}
-}
-
-func TestCapText(t *testing.T) {
-	s := strings.Repeat("é", 30)
-	got := capText(s, 10)
-	if !strings.HasPrefix(got, strings.Repeat("é", 10)+"\n[cut: 10 of 30 characters shown]") {
-		t.Errorf("capText = %q", got)
 	}
 }
 
@@ -177,7 +170,7 @@ func checkFolding(t *testing.T, path string, budget int) *Result {
 			continue
 		}
 		if kind, _, n := ident.Parse(e.ID); kind == ident.Assistant && n > 0 {
-			if want := assistantBlock(string(full.Markdown), int(n)); Escape(e.Text) != want {
+			if want := assistantBlock(string(full.Markdown), int(n)); structural.Escape(e.Text) != want {
 				t.Errorf("%s expands to %.80q, the unfolded bottle shows %.80q", e.ID, e.Text, want)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/render/structural"
 )
 
 // FuzzRender: no input panics the reader or the renderer, the bottle is
@@ -83,7 +84,7 @@ func FuzzRender(f *testing.F) {
 func senderLines(md string) int {
 	n := 0
 	for _, l := range strings.Split(md, "\n") {
-		if senderHeadingAt(l) {
+		if structural.SenderHeading(l) {
 			n++
 		}
 	}

@@ -9,9 +9,14 @@ import (
 )
 
 // markdown writes a bottle. loc is the zone of the times shown.
-func markdown(b *Bottle, loc *time.Location) []byte {
-	if md, ok := markdownPar(b, loc); ok {
-		return md
+func markdown(b *Bottle, loc *time.Location) []byte { return writeMarkdown(b, loc, false) }
+
+// writeMarkdown is markdown, on one goroutine when serial.
+func writeMarkdown(b *Bottle, loc *time.Location, serial bool) []byte {
+	if !serial {
+		if md, ok := markdownPar(b, loc); ok {
+			return md
+		}
 	}
 	return markdownSerial(b, loc)
 }

@@ -18,14 +18,11 @@ const (
 	parMinBytes = 512 << 10
 )
 
-// parallelMarkdown turns markdownPar off when false (the benchmarks flip it).
-var parallelMarkdown = true
-
 // markdownPar writes b in two halves concurrently. ok is false when b is
 // small or only one CPU is available; the caller then writes b serially.
 func markdownPar(b *Bottle, loc *time.Location) (md []byte, ok bool) {
 	n := len(b.Turns)
-	if !parallelMarkdown || n < parMinTurns || runtime.GOMAXPROCS(0) < 2 {
+	if n < parMinTurns || runtime.GOMAXPROCS(0) < 2 {
 		return nil, false
 	}
 	hints := make([]int, n)

@@ -241,7 +241,7 @@ func TestMarkdownParallelTranscript(t *testing.T) {
 		for _, budget := range []int{20000, 200000} {
 			c := *b
 			c.Turns = append([]Turn(nil), b.Turns...)
-			fitBudget(&c, time.UTC, budget)
+			fitBudget(&c, time.UTC, budget, false)
 			checkSplits(t, fmt.Sprintf("budget %d", budget), &c, time.UTC)
 		}
 	}

@@ -61,6 +61,9 @@ type Options struct {
 	Now time.Time
 	// Location is the zone of the times shown (nil = time.Local).
 	Location *time.Location
+	// serialMarkdown writes the markdown on one goroutine (the benchmarks
+	// compare).
+	serialMarkdown bool
 }
 
 // ErrNothingToRender means that neither a transcript nor stored records of
@@ -279,7 +282,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	case budget <= 0:
 		budget = DefaultBudgetTokens
 	}
-	res.Markdown, res.Folded, res.OverBudget = fitBudget(b, o.Location, budget)
+	res.Markdown, res.Folded, res.OverBudget = fitBudget(b, o.Location, budget, o.serialMarkdown)
 	// Credentials are replaced in the finished bottle, one scan of what it
 	// shows: every message, digest and state line alike.
 	res.Markdown = privacy.RedactBytes(res.Markdown)

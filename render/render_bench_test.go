@@ -12,7 +12,7 @@ import (
 	"bottle/bottles"
 	"bottle/claudemem/memtest"
 	"bottle/host/claudecode/transcript"
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 )
 
 // BenchmarkRenderScaling renders whole bottles (budget 0) of synthetic
@@ -135,9 +135,7 @@ func BenchmarkRenderBottle(b *testing.B) {
 	}{{"default", false}, {"0", true}} {
 		for _, par := range []bool{true, false} {
 			b.Run(fmt.Sprintf("budget=%s/par=%s", budget.name, onOff(par)), func(b *testing.B) {
-				defer func(v bool) { parallelMarkdown = v }(parallelMarkdown)
-				parallelMarkdown = par
-				o := Options{TranscriptPath: path, NoBudget: budget.noBudget, Now: time.Unix(0, 0), Location: time.UTC}
+				o := Options{TranscriptPath: path, NoBudget: budget.noBudget, Now: time.Unix(0, 0), Location: time.UTC, serialMarkdown: !par}
 				for b.Loop() {
 					if _, err := Render(context.Background(), o); err != nil {
 						b.Fatal(err)
@@ -158,10 +156,8 @@ func BenchmarkMarkdown(b *testing.B) {
 	bt := fromTranscript(tr)
 	for _, par := range []bool{true, false} {
 		b.Run("par="+onOff(par), func(b *testing.B) {
-			defer func(v bool) { parallelMarkdown = v }(parallelMarkdown)
-			parallelMarkdown = par
 			for b.Loop() {
-				b.SetBytes(int64(len(markdown(bt, time.UTC))))
+				b.SetBytes(int64(len(writeMarkdown(bt, time.UTC, !par))))
 			}
 		})
 	}

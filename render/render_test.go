@@ -14,6 +14,7 @@ import (
 
 	"bottle/host/claudecode/transcript"
 	"bottle/internal/goldentest"
+	"bottle/render/structural"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -158,7 +159,7 @@ func checkText(t *testing.T, md string, contains, forbidden []string) {
 func structuralLines(md string) []string {
 	var out []string
 	for _, l := range strings.Split(md, "\n") {
-		if l == "---" || structuralAt(l) != 0 {
+		if l == "---" || structural.At(l) != 0 {
 			out = append(out, l)
 		}
 	}
@@ -211,8 +212,8 @@ func TestEscape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Escape(tt.in); got != tt.want {
-				t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := structural.Escape(tt.in); got != tt.want {
+				t.Errorf("structural.Escape(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}

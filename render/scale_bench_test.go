@@ -11,7 +11,7 @@ import (
 
 	"bottle/claudemem/memtest"
 	"bottle/host/claudecode/transcript"
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 )
 
 // runTranscript writes an autonomous run of calls tool calls under one

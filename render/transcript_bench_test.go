@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // Benchmarks of the transcript reader and the renderer. Inputs: synthetic
-// transcripts from internal/gentranscript (the corpus mix of line types and
+// transcripts from internal/measure/gentranscript (the corpus mix of line types and
 // sizes) and, when ../shared/corpus exists, its largest transcript.
 //
 //	go test ./render -run '^$' -bench . -benchmem

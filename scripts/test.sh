@@ -3,7 +3,7 @@
 # -count=1 ./..., or with the arguments given instead of ./...), then says
 # on stderr, in one line, which groups of tests skipped and how to run them:
 # go test reports a package's skips only with -v. The groups note their
-# skips in the file $BOTTLE_TEST_SKIPS names (internal/corpustest).
+# skips in the file $BOTTLE_TEST_SKIPS names (internal/measure/corpustest).
 cd "$(dirname "$0")/.." || exit 1
 skips=$(mktemp) || exit 1
 trap 'rm -f "$skips"' EXIT

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // BenchmarkSearchCorpus searches the corpus's transcripts (no database)

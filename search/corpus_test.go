@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"bottle/claudemem"
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // TestCorpusPrivate: the corpus session whose prompts hold <private>

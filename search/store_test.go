@@ -13,8 +13,8 @@ import (
 	"unicode"
 
 	"bottle/claudemem"
-	"bottle/internal/corpustest"
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/corpustest"
+	"bottle/internal/measure/gentranscript"
 	"bottle/locate"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 	"bottle/render"
 )
 

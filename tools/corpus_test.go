@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 func copyFile(tb testing.TB, src, dst string) {

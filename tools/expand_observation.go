@@ -11,11 +11,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"bottle/claudemem"
 	"bottle/ident"
 	"bottle/locate"
 	"bottle/pointer"
-	"bottle/privacy"
 	"bottle/render"
 )
 
@@ -190,8 +188,10 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 			continue
 		}
 		var rec string
-		if x.Observation != nil {
-			rec = formatObservation(*x.Observation, d)
+		if x.Kind == ident.Observation {
+			// The expander's one layout of an observation: its first line
+			// joins the heading.
+			rec = pointer.ToolRecordHeading + x.ID + " · " + x.Text
 		} else {
 			what := map[ident.Kind]string{ident.Tool: "tool call", ident.User: "user words of turn",
 				ident.Assistant: "assistant reply of turn", ident.Summary: "claude-mem session summary"}[x.Kind]
@@ -271,67 +271,6 @@ func (e *expansion) report(s session) string {
 	}
 	return b.String()
 }
-
-// formatObservation renders one observation record, every text stripped of
-// private and machine-context blocks. Multi-line texts are indented, so no
-// stored text can read as the heading of another record.
-func formatObservation(o claudemem.Observation, d Deps) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s%d", pointer.ToolRecordHeading, o.ID)
-	if t := clean(o.Type); t != "" {
-		fmt.Fprintf(&b, " · %s", t)
-	}
-	if o.PromptNumber > 0 {
-		fmt.Fprintf(&b, " · prompt %d", o.PromptNumber)
-	} else {
-		b.WriteString(" · before the first stored prompt")
-	}
-	if !o.Created.IsZero() {
-		fmt.Fprintf(&b, " · %s", o.Created.In(d.loc()).Format("2006-01-02 15:04 MST"))
-	}
-	b.WriteString("\n")
-	field := func(name, text string) {
-		if text = clean(text); text != "" {
-			fmt.Fprintf(&b, "%s: %s\n", name, oneLine(text))
-		}
-	}
-	block := func(name, text string) {
-		if text = clean(text); text != "" {
-			fmt.Fprintf(&b, "%s:\n%s\n", name, indent(text))
-		}
-	}
-	list := func(name string, items []string, bullets bool) {
-		var kept []string
-		for _, it := range items {
-			if it = clean(privacy.StripValue(it)); it != "" {
-				kept = append(kept, oneLine(it))
-			}
-		}
-		switch {
-		case len(kept) == 0:
-		case bullets:
-			fmt.Fprintf(&b, "%s:\n", name)
-			for _, it := range kept {
-				fmt.Fprintf(&b, "  - %s\n", it)
-			}
-		default:
-			fmt.Fprintf(&b, "%s: %s\n", name, strings.Join(kept, ", "))
-		}
-	}
-	field("title", o.Title)
-	field("subtitle", o.Subtitle)
-	block("narrative", o.Narrative)
-	list("facts", o.Facts, true)
-	list("concepts", o.Concepts, false)
-	list("files read", o.FilesRead, false)
-	list("files modified", o.FilesModified, false)
-	block("text", o.Text)
-	field("project", o.Project)
-	return b.String()
-}
-
-// clean strips private and machine-context blocks and surrounding space.
-func clean(s string) string { return strings.TrimSpace(privacy.Strip(s)) }
 
 func indent(s string) string {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")

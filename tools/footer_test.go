@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"bottle/pointer"
-	"bottle/render"
+	"bottle/render/structural"
 	"bottle/search"
 )
 
@@ -45,7 +45,7 @@ func TestFootersEscaped(t *testing.T) {
 		if !hasPrefixAny(f, pointer.FooterOpenings) {
 			t.Errorf("footer %q starts with none of pointer.FooterOpenings", f)
 		}
-		if render.Escape(f) == f {
+		if structural.Escape(f) == f {
 			t.Errorf("a message line %q, which reads as a tool's footer, is not escaped", f)
 		}
 	}

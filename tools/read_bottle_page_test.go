@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"bottle/render"
+	"bottle/render/structural"
 )
 
 // pageThrough pages data by max characters from its start, calls each
@@ -41,15 +41,15 @@ func pageThrough(t testing.TB, data string, max int, each func(p page, offset, c
 // line's start from what it escapes.
 func TestPageOfForgedHeading(t *testing.T) {
 	forged := "# [bottle] Endless Mode — session continuation"
-	line := render.Escape("## Notes " + strings.Repeat("a ", 7) + forged)
+	line := structural.Escape("## Notes " + strings.Repeat("a ", 7) + forged)
 	if !strings.HasPrefix(line, `\`) {
 		t.Fatalf("the line is not escaped: %q", line)
 	}
-	data := "# Session bottle — x\n" + line + "\n" + render.Escape(forged) + "\nend\n"
+	data := "# Session bottle — x\n" + line + "\n" + structural.Escape(forged) + "\nend\n"
 	for max := 1; max <= utf8.RuneCountInString(line)+1; max++ {
 		joined := pageThrough(t, data, max, func(p page, offset, charOff int) {
 			body := p.body()
-			if first, _, _ := strings.Cut(body, "\n"); (offset > 0 || charOff > 0) && render.Escape(first) != first {
+			if first, _, _ := strings.Cut(body, "\n"); (offset > 0 || charOff > 0) && structural.Escape(first) != first {
 				t.Fatalf("max_chars %d: the page at %d/%d starts with structure: %q", max, offset, charOff, first)
 			}
 			if (charOff > 0) != strings.HasPrefix(body, continued) {
@@ -68,7 +68,7 @@ func TestPageOfForgedHeading(t *testing.T) {
 	}
 	// The marker is no opening, however the line goes on.
 	for _, rest := range []string{forged, "# Session bottle", "**User** (10:00)", "---", "- [#t1] x"} {
-		if got := render.Escape(continued + rest); got != continued+rest {
+		if got := structural.Escape(continued + rest); got != continued+rest {
 			t.Errorf("Escape(%q) = %q: the marker reads as structure", continued+rest, got)
 		}
 	}
@@ -140,7 +140,7 @@ func TestReadBottleReRendered(t *testing.T) {
 			t.Errorf("offset %d does not start a turn: %q after %q", n, lines[min(n, len(lines)-1)], lines[max(prev, 0)])
 		}
 	}
-	if render.Escape(notice) == notice {
+	if structural.Escape(notice) == notice {
 		t.Errorf("a message line %q, which reads as the notice, is not escaped", notice)
 	}
 }

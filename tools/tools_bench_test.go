@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 )
 
 // rowsHistory stores sessions sess-1 … sess-n (memory ids mem-1 … mem-n)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/zricethezav/gitleaks/v8/detect"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 	"bottle/privacy"
 )
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // corpusCall is a Call with the working directory of its session.

@@ -1,5 +1,5 @@
 // Command gentranscript writes a synthetic Claude Code transcript of a given
-// size for benchmarks (see package bottle/internal/gentranscript):
+// size for benchmarks (see package bottle/internal/measure/gentranscript):
 //
 //	go run ./scripts/gentranscript -size 400M -o /tmp/big.jsonl
 //	go run ./scripts/gentranscript -calls 20000 -o /tmp/run.jsonl   # one prompt, 20,000 tool calls
@@ -17,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 )
 
 func main() {

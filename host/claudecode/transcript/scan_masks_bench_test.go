@@ -13,7 +13,7 @@ import (
 // partial last blocks).
 func BenchmarkIndex(b *testing.B) {
 	data := genTranscript(b, 4<<20)
-	chunk := data[:bytes.LastIndexByte(data[:chunkSize], '\n')+1]
+	chunk := data[:bytes.LastIndexByte(data[:defaultChunkSize], '\n')+1]
 	lines := bytes.Split(chunk[:len(chunk)-1], []byte("\n"))
 	data = data[:1<<20]
 	for _, avx2 := range []bool{true, false} {
@@ -24,7 +24,7 @@ func BenchmarkIndex(b *testing.B) {
 			}
 			name = "avx2"
 		}
-		withScanSettings(chunkSize, avx2, func() {
+		withScanSettings(defaultChunkSize, avx2, func(reader) {
 			var s lineScanner
 			b.Run(name+"/block", func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
@@ -48,7 +48,7 @@ func BenchmarkIndex(b *testing.B) {
 // cache: the scanner's own cost without the memory it waits for.
 func BenchmarkScanChunk(b *testing.B) {
 	data := genTranscript(b, 4<<20)
-	data = data[:bytes.LastIndexByte(data[:chunkSize], '\n')+1]
+	data = data[:bytes.LastIndexByte(data[:defaultChunkSize], '\n')+1]
 	c := &chunk{data: data}
 	var s lineScanner
 	p := newParser(true)
@@ -64,7 +64,7 @@ func BenchmarkScanChunk(b *testing.B) {
 // decoding tool results or digesting.
 func BenchmarkParseLines(b *testing.B) {
 	data := genTranscript(b, 4<<20)
-	data = data[:bytes.LastIndexByte(data[:chunkSize], '\n')+1]
+	data = data[:bytes.LastIndexByte(data[:defaultChunkSize], '\n')+1]
 	var lines [][]byte
 	for _, l := range bytes.Split(data[:len(data)-1], []byte("\n")) {
 		lines = append(lines, l)

@@ -17,8 +17,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"bottle/internal/corpustest"
 	"bottle/internal/jsonscan"
+	"bottle/internal/measure/corpustest"
 	"bottle/render/digest"
 )
 
@@ -145,19 +145,19 @@ func scanInputs(tb testing.TB) (small, large map[string][]byte) {
 	return small, large
 }
 
-// withScanSettings runs f with a chunk size and a mask implementation.
-func withScanSettings(size int, avx2 bool, f func()) {
-	oldSize, oldAVX := chunkSize, jsonscan.SetAVX2(avx2)
-	chunkSize = size
-	defer func() { chunkSize = oldSize; jsonscan.SetAVX2(oldAVX) }()
-	f()
+// withScanSettings runs f with a reader of a chunk size, under a mask
+// implementation.
+func withScanSettings(size int, avx2 bool, f func(rd reader)) {
+	oldAVX := jsonscan.SetAVX2(avx2)
+	defer jsonscan.SetAVX2(oldAVX)
+	f(reader{chunkSize: size})
 }
 
 // checkSame compares the scanner with the reference reader on data.
-func checkSame(t *testing.T, name string, data []byte) {
+func checkSame(t *testing.T, rd reader, name string, data []byte) {
 	t.Helper()
 	want, werr := refRead(bytes.NewReader(data), nil)
-	got, gerr := ReadFrom(bytes.NewReader(data), nil)
+	got, gerr := rd.readFrom(bytes.NewReader(data), nil)
 	if (werr == nil) != (gerr == nil) {
 		t.Fatalf("%s: error %v, want %v", name, gerr, werr)
 	}
@@ -169,7 +169,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 	for _, session := range []string{want.SessionID, "s1", "no-such-session"} {
 		o := &ReadOptions{Session: session}
 		want, werr := refRead(bytes.NewReader(data), o)
-		got, gerr := ReadFrom(bytes.NewReader(data), o)
+		got, gerr := rd.readFrom(bytes.NewReader(data), o)
 		if werr != nil || gerr != nil {
 			t.Fatalf("%s: session %q: error %v, reference %v", name, session, gerr, werr)
 		}
@@ -180,7 +180,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 	// First prompt only (list), and with tool calls captured (expand).
 	first := &ReadOptions{UntilFirstPrompt: true, NoDigests: true}
 	want, werr = refRead(bytes.NewReader(data), first)
-	got, gerr = ReadFrom(bytes.NewReader(data), first)
+	got, gerr = rd.readFrom(bytes.NewReader(data), first)
 	if werr != nil || gerr != nil {
 		t.Fatalf("%s: first prompt: error %v, reference %v", name, gerr, werr)
 	}
@@ -190,7 +190,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 	wantCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
 	gotCap := map[int]*ToolDetail{0: nil, 1: nil, 2: nil, 7: nil}
 	want, werr = refRead(bytes.NewReader(data), &ReadOptions{Capture: wantCap})
-	got, gerr = ReadFrom(bytes.NewReader(data), &ReadOptions{Capture: gotCap})
+	got, gerr = rd.readFrom(bytes.NewReader(data), &ReadOptions{Capture: gotCap})
 	if werr != nil || gerr != nil {
 		t.Fatalf("%s: capture: error %v, reference %v", name, gerr, werr)
 	}
@@ -223,7 +223,7 @@ func checkSame(t *testing.T, name string, data []byte) {
 	} {
 		all := k < 2
 		wantSeen, want, werr := observe(refRead, keep, all)
-		gotSeen, got, gerr := observe(ReadFrom, keep, all)
+		gotSeen, got, gerr := observe(rd.readFrom, keep, all)
 		if werr != nil || gerr != nil {
 			t.Fatalf("%s: observe: error %v, reference %v", name, gerr, werr)
 		}
@@ -235,17 +235,17 @@ func checkSame(t *testing.T, name string, data []byte) {
 
 func TestScanMatchesReference(t *testing.T) {
 	small, large := scanInputs(t)
-	for _, size := range []int{chunkSize, 4 << 10, 97} {
+	for _, size := range []int{defaultChunkSize, 4 << 10, 97} {
 		for _, avx2 := range []bool{true, false} {
-			withScanSettings(size, avx2, func() {
+			withScanSettings(size, avx2, func(rd reader) {
 				for name, data := range small {
-					checkSame(t, fmt.Sprintf("%s (chunk %d, avx2 %v)", name, size, avx2), data)
+					checkSame(t, rd, fmt.Sprintf("%s (chunk %d, avx2 %v)", name, size, avx2), data)
 				}
 			})
 		}
 	}
 	for name, data := range large {
-		checkSame(t, name, data)
+		checkSame(t, reader{}, name, data)
 	}
 	// From a file, the reader sizes the transcript's slices up front.
 	for name, data := range map[string][]byte{"empty": nil, "blank": []byte("\n\n"), "cases": small["cases"], "generated": large["generated-2MB"],
@@ -260,16 +260,16 @@ func TestScanMatchesReference(t *testing.T) {
 			t.Fatalf("%s from a file: %v (-want +got):\n%s", name, err, cmp.Diff(want, got, lineCmp))
 		}
 	}
-	withScanSettings(8<<10, false, func() { checkSame(t, "generated, small chunks, portable masks", large["generated-2MB"]) })
+	withScanSettings(8<<10, false, func(rd reader) { checkSame(t, rd, "generated, small chunks, portable masks", large["generated-2MB"]) })
 }
 
 func TestScanSequential(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	small, large := scanInputs(t)
 	for name, data := range small {
-		withScanSettings(4<<10, true, func() { checkSame(t, name, data) })
+		withScanSettings(4<<10, true, func(rd reader) { checkSame(t, rd, name, data) })
 	}
-	checkSame(t, "generated", large["generated-2MB"])
+	checkSame(t, reader{}, "generated", large["generated-2MB"])
 }
 
 // FuzzScan compares the scanner with the reference reader on any input.
@@ -286,8 +286,8 @@ func FuzzScan(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		withScanSettings(64, true, func() { checkSame(t, "avx2", data) })
-		withScanSettings(4<<10, false, func() { checkSame(t, "generic", data) })
+		withScanSettings(64, true, func(rd reader) { checkSame(t, rd, "avx2", data) })
+		withScanSettings(4<<10, false, func(rd reader) { checkSame(t, rd, "generic", data) })
 	})
 }
 
@@ -328,7 +328,7 @@ func TestIndexValidity(t *testing.T) {
 	alphabet := []byte("{}[]:,\"\\ntu0123456789-+.eE \t\x01\x1fabfr/\xff")
 	var s lineScanner
 	for _, avx2 := range []bool{true, false} {
-		withScanSettings(chunkSize, avx2, func() {
+		withScanSettings(defaultChunkSize, avx2, func(reader) {
 			for i := 0; i < 50000; i++ {
 				base := []byte(scanCases[r.IntN(len(scanCases))])
 				for n := r.IntN(4); n > 0; n-- {
@@ -362,7 +362,7 @@ func TestIndexValidity(t *testing.T) {
 func TestDepthLimit(t *testing.T) {
 	for _, depth := range []int{9998, 9999, 10000, 10001} {
 		line := `{"type":"progress","d":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
-		checkSame(t, fmt.Sprintf("depth %d", depth), []byte(line+"\n"+scanCases[0]+"\n"))
+		checkSame(t, reader{}, fmt.Sprintf("depth %d", depth), []byte(line+"\n"+scanCases[0]+"\n"))
 	}
 }
 

@@ -56,7 +56,7 @@ func Read(ctx context.Context, path string, o *ReadOptions) (*Transcript, error)
 		return nil, err
 	}
 	defer f.Close()
-	t, err := read(ctxReader{ctx, f}, o)
+	t, err := reader{}.read(ctxReader{ctx, f}, o)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript %s: %w", path, err)
 	}
@@ -65,8 +65,18 @@ func Read(ctx context.Context, path string, o *ReadOptions) (*Transcript, error)
 
 // ReadFrom reads a transcript stream. It fails only when r fails; every
 // problem inside the data is skipped and counted in Transcript.Diag.
-func ReadFrom(r io.Reader, o *ReadOptions) (*Transcript, error) {
-	t, err := read(r, o)
+func ReadFrom(r io.Reader, o *ReadOptions) (*Transcript, error) { return reader{}.readFrom(r, o) }
+
+// reader is how a transcript is read: Read and ReadFrom use the zero
+// value; tests set small chunks to put lines across their boundaries.
+type reader struct {
+	// chunkSize is the size of the read buffers, each scanned by one
+	// worker; 0 is defaultChunkSize.
+	chunkSize int
+}
+
+func (rd reader) readFrom(r io.Reader, o *ReadOptions) (*Transcript, error) {
+	t, err := rd.read(r, o)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
@@ -111,7 +121,7 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // apply the scanned chunks in file order, so the result is the same as a
 // line-by-line read. At most a few chunks are in flight: memory does not
 // grow with the transcript, only with what the transcript keeps.
-func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
+func (rd reader) read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	if o == nil {
 		o = &ReadOptions{}
 	}
@@ -129,7 +139,11 @@ func read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	if size := sizeHint(r); size > 0 && !firstPrompt {
 		p.presize(size)
 	}
-	var src chunkSource = &lineReader{r: r}
+	size := rd.chunkSize
+	if size <= 0 {
+		size = defaultChunkSize
+	}
+	var src chunkSource = &lineReader{r: r, size: size}
 	var err error
 	if firstPrompt || runtime.GOMAXPROCS(0) == 1 {
 		err = p.readSequential(src, firstPrompt)
@@ -190,8 +204,9 @@ func sizeHint(r io.Reader) int64 {
 	return fi.Size()
 }
 
-// chunkSize is the size of the read buffers, each scanned by one worker.
-var chunkSize = 256 << 10
+// defaultChunkSize is the size of the read buffers, each scanned by one
+// worker; only buffers of this size are kept for the next read.
+const defaultChunkSize = 256 << 10
 
 // maxKeptBuffer is the largest buffer (grown for a long line) that is reused.
 const maxKeptBuffer = 4 << 20
@@ -205,7 +220,7 @@ var chunkBufs sync.Pool
 // free list may be recycled: one that is applied, from which nothing is
 // still viewed.
 func (c *chunk) recycle() {
-	if b := c.buf; cap(b) == chunkSize {
+	if b := c.buf; cap(b) == defaultChunkSize {
 		chunkBufs.Put(&b)
 	}
 	c.buf = nil
@@ -251,6 +266,7 @@ var byteOrderMark = []byte("\xef\xbb\xbf")
 // lineReader cuts a stream into chunks of whole lines.
 type lineReader struct {
 	r       io.Reader
+	size    int    // the chunks' size
 	carry   []byte // the start of a line read past the previous chunk
 	started bool   // the stream's first bytes are read (and a mark skipped)
 	eof     bool
@@ -262,12 +278,12 @@ type lineReader struct {
 // at the end of the stream.
 func (lr *lineReader) next(c *chunk) (bool, error) {
 	if c.buf == nil {
-		if b, ok := chunkBufs.Get().(*[]byte); ok && cap(*b) == chunkSize {
+		if b, ok := chunkBufs.Get().(*[]byte); ok && cap(*b) == lr.size {
 			c.buf = *b
 		}
 	}
 	if c.buf == nil || cap(c.buf) > maxKeptBuffer {
-		c.buf = make([]byte, 0, chunkSize)
+		c.buf = make([]byte, 0, lr.size)
 	}
 	buf := append(c.buf[:0], lr.carry...)
 	lr.carry = lr.carry[:0]

@@ -9,13 +9,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"bottle/internal/gentranscript"
+	"bottle/internal/measure/gentranscript"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 // Benchmarks of the transcript reader (the renderer's are in package
-// render). Inputs: synthetic transcripts from internal/gentranscript and,
+// render). Inputs: synthetic transcripts from internal/measure/gentranscript and,
 // when the corpus exists, its largest transcript.
 //
 //	go test ./host/claudecode/transcript -run '^$' -bench . -benchmem

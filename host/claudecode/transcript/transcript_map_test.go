@@ -22,7 +22,7 @@ func TestMappedReadMatchesStream(t *testing.T) {
 	data := genTranscript(t, 3*mapMin)
 	// A line longer than a chunk, a blank line and a torn final line too.
 	long := `{"type":"user","uuid":"00000000-0000-4000-8000-00000000beef","message":{"role":"user","content":"` +
-		strings.Repeat("x", 3*chunkSize) + `"}}` + "\n\n"
+		strings.Repeat("x", 3*defaultChunkSize) + `"}}` + "\n\n"
 	data = append(append(bytes.Clone(data), long...), `{"type":"assistant","mess`...)
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	if err := os.WriteFile(path, data, 0o600); err != nil {

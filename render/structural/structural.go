@@ -1,11 +1,10 @@
-package render
+package structural
 
 import (
 	"slices"
 	"strings"
 
 	"bottle/host/claudecode/transcript"
-	"bottle/internal/shown"
 	"bottle/pointer"
 	"bottle/workstate"
 )
@@ -20,7 +19,7 @@ var openings = []string{
 	"**User** (",
 	"**Assistant** (",
 	// Other parties' messages are headed by their sender
-	// ("**Teammate team-lead** (14:39)"): senderHeadingAt.
+	// ("**Teammate team-lead** (14:39)"): SenderHeading.
 	"*What happened:*",
 	"- [#",
 	"- ⏳",
@@ -44,12 +43,12 @@ var structural = slices.Concat(openings, workstate.Openings, pointer.Openings,
 // "Sender" a nameless one falls back to (senderName).
 var senderWords = append(slices.Clone(transcript.SenderWords), "Sender")
 
-// senderHeadingAt reports whether the line starting at s reads as the
+// SenderHeading reports whether the line starting at s reads as the
 // heading of another party's message: "**", a sender word, perhaps a
 // name, then "** (" ("**Teammate team-lead** (14:39)", "**Coordinator**
 // (…)"). The whole form is matched, not its opening alone: "**Agent
 // lines:** …" is common bold prose.
-func senderHeadingAt(s string) bool {
+func SenderHeading(s string) bool {
 	if !strings.HasPrefix(s, "**") {
 		return false
 	}
@@ -209,9 +208,9 @@ func (u *unicodeBreaks) next(s string, i int) int {
 	return u.e2
 }
 
-// structuralAt reports whether the line starting at s is structural: 1 for a
+// At reports whether the line starting at s is structural: 1 for a
 // form escaped with a backslash, 2 for the "---" separator.
-func structuralAt(s string) int {
+func At(s string) int {
 	if s == "" || !structuralFirst[s[0]] {
 		return 0
 	}
@@ -231,22 +230,11 @@ func structuralAt(s string) int {
 			return 1
 		}
 	}
-	if s[0] == '*' && senderHeadingAt(s) {
+	if s[0] == '*' && SenderHeading(s) {
 		return 1
 	}
 	return 0
 }
 
-// clean prepares any source text for output ([shown.Clean]).
-func clean(s string) string { return shown.Clean(s) }
-
-// Verbatim is how a message body appears in a bottle: cleaned, then escaped.
-// Tests compare source text through it.
-func Verbatim(s string) string { return Escape(clean(s)) }
-
-// oneLine flattens s to a single line of at most max runes, for list items
-// and headers ([shown.Line]).
-func oneLine(s string, max int) string { return shown.Line(s, max) }
-
-// isBlank reports whether s is empty or only white space.
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+// Openings are every line opening the escaper protects, a copy.
+func Openings() []string { return slices.Clone(structural) }

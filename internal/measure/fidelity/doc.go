@@ -25,5 +25,5 @@
 // host/claudecode/transcript only to classify prompts and merge assistant text as
 // the bottle's reader does. The extraction is pinned by a golden
 // (testdata/), so the measure cannot drift with the thing measured; the
-// corpus is located by internal/corpustest in tests only.
+// corpus is located by internal/measure/corpustest in tests only.
 package fidelity

@@ -1,4 +1,4 @@
-package render
+package structural
 
 import (
 	"bytes"
@@ -210,7 +210,7 @@ func structuralSpelled(o []byte, full bool) bool {
 			return true
 		}
 	}
-	if o[0] == '*' && bytes.Contains(o, []byte("** (")) && senderHeadingAt(string(o)) {
+	if o[0] == '*' && bytes.Contains(o, []byte("** (")) && SenderHeading(string(o)) {
 		return true
 	}
 	return full && bytes.Equal(bytes.TrimRight(o, " "), []byte("---"))
@@ -281,7 +281,7 @@ func structuralIn(s string, quoted bool) (kind, at int) {
 	}
 	if structuralFirst[key] {
 		m, r := rawMatch(s, key)
-		if m || c == '*' && senderHeadingAt(s) {
+		if m || c == '*' && SenderHeading(s) {
 			return 1, 0
 		}
 		respell = respell || r || key == '*' && mayBeSender(s)

@@ -32,8 +32,8 @@ func Path() string {
 	if !ok {
 		return filepath.Join("..", "shared", "corpus")
 	}
-	// file is <repo>/internal/corpustest/corpustest.go.
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "corpus")
+	// file is <repo>/internal/measure/corpustest/corpustest.go.
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "corpus")
 }
 
 // Dir returns the corpus folder. When the corpus is absent it skips the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"bottle/internal/corpustest"
+	"bottle/internal/measure/corpustest"
 )
 
 var (

@@ -1,4 +1,4 @@
-package render
+package structural
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 // FuzzEscape: an escaped body never holds a line that reads as bottle
-// structure, and escaping changes nothing else; structuralAt finds the
+// structure, and escaping changes nothing else; At finds the
 // openings it compares by first byte as comparing with them all does.
 func FuzzEscape(f *testing.F) {
 	for _, s := range []string{"**User** (10:41)", "---", "a\r---\r\n- [#1] x", "  ## Original request", "↳ x", "mode: full", "plain",
@@ -19,8 +19,8 @@ func FuzzEscape(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, l := range splitKeep(s) {
 			l = strings.TrimLeft(l, " \t")
-			if got, want := structuralAt(l), structuralAtAll(l); got != want {
-				t.Fatalf("structuralAt(%q) = %d, comparing with every opening %d", l, got, want)
+			if got, want := At(l), atAll(l); got != want {
+				t.Fatalf("At(%q) = %d, comparing with every opening %d", l, got, want)
 			}
 		}
 		got := Escape(s)
@@ -43,13 +43,13 @@ func FuzzEscape(f *testing.F) {
 	})
 }
 
-// structuralAtAll is structuralAt comparing the line with every
+// atAll is At comparing the line with every
 // structural opening.
-func structuralAtAll(s string) int {
+func atAll(s string) int {
 	if s == "" {
 		return 0
 	}
-	if k := structuralAt(s); k == 2 {
+	if k := At(s); k == 2 {
 		return k
 	}
 	for _, f := range structural {
@@ -57,7 +57,7 @@ func structuralAtAll(s string) int {
 			return 1
 		}
 	}
-	if senderHeadingAt(s) {
+	if SenderHeading(s) {
 		return 1
 	}
 	return 0
