@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -23,13 +24,18 @@ import (
 //     "compaction") gets the summary codexSummary;
 //   - a request whose last input is a tool's output gets
 //     "AFTER-TOOL: <output>";
+//   - a request whose input holds bottle's pointer (a developer message)
+//     with no read_bottle call after it gets a call of
+//     mcp__bottle.read_bottle for the session the pointer names, as a
+//     model that follows the pointer makes;
 //   - "CALL_SHELL:<cmd>" in the newest user message gets an exec_command
 //     call, "CALL_TOOL:<namespace>.<name>:<json>" a call of that tool;
 //   - anything else gets "REPLY: <the prompt's first line>".
 //
 // A prompt with BIG_USAGE makes the answer report 190,000 input tokens, so
 // that Codex (with model_auto_compact_token_limit) compacts before its next
-// request.
+// request; not once a compaction or the pointer follows the prompt, so that
+// the requests after a compaction do not compact again.
 type responsesMock struct {
 	t   *testing.T
 	srv *http.Server
@@ -94,9 +100,10 @@ func (m *responsesMock) serve(w http.ResponseWriter, r *http.Request) {
 	items, _ := body["input"].([]any)
 	user := lastUserText(items)
 	tokens := 100
-	if strings.Contains(user, "BIG_USAGE") {
+	if strings.Contains(user, "BIG_USAGE") && !compactedSinceUser(items) {
 		tokens = 190000
 	}
+	pointerSession := unreadPointer(items)
 	rid := fmt.Sprintf("resp_%d", n)
 	var events []map[string]any
 	var reply string
@@ -121,6 +128,10 @@ func (m *responsesMock) serve(w http.ResponseWriter, r *http.Request) {
 	case last["type"] == "function_call_output" || last["type"] == "custom_tool_call_output":
 		reply = "AFTER-TOOL: " + outputString(last["output"])
 		events = textEvents(rid, reply)
+	case pointerSession != "":
+		args, _ := json.Marshal(map[string]any{"session_id": pointerSession})
+		reply = "call mcp__bottle.read_bottle"
+		events = callEvents(rid, "mcp__bottle", "read_bottle", string(args))
 	default:
 		for _, line := range strings.Split(user, "\n") {
 			line = strings.TrimSpace(line)
@@ -184,6 +195,48 @@ func lastUserText(items []any) string {
 		return contentText(it["content"])
 	}
 	return ""
+}
+
+// pointerHead opens bottle's pointer; pointerSessionRE finds the session
+// it names.
+const pointerHead = "# [bottle] Endless Mode"
+
+var pointerSessionRE = regexp.MustCompile(`\(session ([0-9a-f-]{36})\)`)
+
+// unreadPointer is the session named by the newest developer message
+// holding bottle's pointer when no read_bottle call follows it, else "".
+func unreadPointer(items []any) string {
+	for i := len(items) - 1; i >= 0; i-- {
+		it, _ := items[i].(map[string]any)
+		if it["type"] == "function_call" && it["name"] == "read_bottle" {
+			return ""
+		}
+		if it["role"] == "developer" {
+			if m := pointerSessionRE.FindStringSubmatch(contentText(it["content"])); m != nil && strings.Contains(contentText(it["content"]), pointerHead) {
+				return m[1]
+			}
+		}
+	}
+	return ""
+}
+
+// compactedSinceUser reports whether a compaction (its item, or the
+// summary Codex hands on) or bottle's pointer follows the newest user
+// message that is not a summary.
+func compactedSinceUser(items []any) bool {
+	for i := len(items) - 1; i >= 0; i-- {
+		it, _ := items[i].(map[string]any)
+		text := contentText(it["content"])
+		switch {
+		case it["type"] == "compaction", it["role"] == "developer" && strings.Contains(text, pointerHead):
+			return true
+		case it["role"] == "user" && strings.Contains(text, codexSummary):
+			return true
+		case it["role"] == "user":
+			return false
+		}
+	}
+	return false
 }
 
 // contentText joins the text parts of a message's content.

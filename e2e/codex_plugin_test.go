@@ -64,6 +64,7 @@ func TestCodexPlugin(t *testing.T) {
 	w.checkRequests(w.mock.requests())
 	thread := w.checkHookLog()
 	w.checkRollout(thread)
+	w.checkPointer(w.mock.requests(), thread)
 }
 
 // codexCommand runs the codex binary with args in the world and returns its

@@ -29,6 +29,7 @@ var codexPrompts = []string{
 	"List bottle's sessions. [codex prompt 2]\nCALL_TOOL:mcp__bottle.list_sessions:{}",
 	"BIG_USAGE fill the context. [codex prompt 3]",
 	"Continue after the compaction. [codex prompt 4]",
+	"BIG_USAGE compact mid-turn. [codex prompt 5]\nCALL_SHELL: printf 'MID-%s\\n' TURN",
 }
 
 // codexWorld is a scratch machine for the Codex CLI: a home with
@@ -75,6 +76,7 @@ func TestCodex(t *testing.T) {
 			w.checkRequests(w.mock.requests())
 			thread := w.checkHookLog()
 			w.checkRollout(thread)
+			w.checkPointer(w.mock.requests(), thread)
 			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ rollouts: 1") {
 				t.Errorf("doctor does not count the rollout:\n%s", out)
 			}
@@ -258,10 +260,17 @@ func (w *codexWorld) checkHookLog() string {
 			t.Errorf("no %q hook run in the log:\n%s", want, joinRaw(lines))
 		}
 	}
+	compacts := 0
 	for _, l := range lines {
-		if l.hook == "session-start" && l.val == "compact" && !strings.Contains(l.outcome, "codex thread:") {
-			t.Errorf("session-start after the compaction did not read the Codex thread: %s", l.raw)
+		if l.hook == "session-start" && l.val == "compact" {
+			compacts++
+			if l.outcome != "ok" {
+				t.Errorf("session-start after the compaction did not answer with the pointer: %s", l.raw)
+			}
 		}
+	}
+	if compacts != 2 {
+		t.Errorf("%d session-start compact runs, want 2 (pre-turn, mid-turn):\n%s", compacts, joinRaw(lines))
 	}
 	return thread
 }
@@ -290,7 +299,7 @@ func (w *codexWorld) checkRollout(thread string) {
 		t.Errorf("rollout %s: %s", path, r.Diag)
 	}
 	var users, answers []string
-	var shell, mcp, compactions int
+	var shell, mcp, reads, compactions int
 	cwds := map[string]bool{}
 	for _, rec := range r.Records {
 		switch {
@@ -300,8 +309,11 @@ func (w *codexWorld) checkRollout(thread string) {
 			} else {
 				answers = append(answers, rec.Item.Text)
 			}
-		case rec.Item != nil && rec.Item.Type == codex.ItemFunctionCall && rec.Item.Name == "exec_command" && strings.Contains(rec.Item.Arguments, "SHELL-OUT"):
+		case rec.Item != nil && rec.Item.Type == codex.ItemFunctionCall && rec.Item.Name == "exec_command" &&
+			(strings.Contains(rec.Item.Arguments, "SHELL-OUT") || strings.Contains(rec.Item.Arguments, "MID-")):
 			shell++
+		case rec.Item != nil && rec.Item.Type == codex.ItemFunctionCall && rec.Item.Namespace == "mcp__bottle" && rec.Item.Name == "read_bottle":
+			reads++
 		case rec.Item != nil && rec.Item.Type == codex.ItemFunctionCall && rec.Item.Namespace == "mcp__bottle" && rec.Item.Name == "list_sessions":
 			mcp++
 		case rec.Compacted != nil:
@@ -313,7 +325,9 @@ func (w *codexWorld) checkRollout(thread string) {
 	if !slices.Equal(users, codexPrompts) {
 		t.Errorf("user messages in the rollout:\n%q\nwant the prompts:\n%q", users, codexPrompts)
 	}
-	wantAnswers := []string{"AFTER-TOOL", "AFTER-TOOL", "REPLY: BIG_USAGE fill the context. [codex prompt 3]", "REPLY: Continue after the compaction. [codex prompt 4]"}
+	// After each compaction the model follows the pointer: read_bottle, then
+	// its answer.
+	wantAnswers := []string{"AFTER-TOOL", "AFTER-TOOL", "REPLY: BIG_USAGE fill the context. [codex prompt 3]", "AFTER-TOOL", "AFTER-TOOL"}
 	if len(answers) != len(wantAnswers) {
 		t.Errorf("assistant messages in the rollout: %q, want %d", answers, len(wantAnswers))
 	} else {
@@ -339,8 +353,9 @@ func (w *codexWorld) checkRollout(thread string) {
 			t.Errorf("local compaction: summary %q, want it to hold %q", c.Summary, codexSummary)
 		}
 	}
-	if shell != 1 || mcp != 1 || compactions != 1 {
-		t.Errorf("rollout: %d exec_command calls, %d mcp__bottle.list_sessions calls, %d compactions; want 1 each", shell, mcp, compactions)
+	if shell != 2 || mcp != 1 || reads != 2 || compactions != 2 {
+		t.Errorf("rollout: %d exec_command calls, %d mcp__bottle.list_sessions calls, %d mcp__bottle.read_bottle calls, %d compactions; want 2, 1, 2, 2",
+			shell, mcp, reads, compactions)
 	}
 	if !cwds[w.work] || len(cwds) != 1 {
 		t.Errorf("turn_context cwds %v, want only %s", cwds, w.work)
@@ -349,4 +364,94 @@ func (w *codexWorld) checkRollout(thread string) {
 		data, _ := os.ReadFile(path)
 		t.Logf("rollout %s (%d bytes):\n%s", path, len(data), tail(data, 4000))
 	}
+}
+
+// checkPointer: after each compaction (pre-turn on resume, mid-turn after a
+// tool call; local or remote), the next request carries bottle's pointer
+// as one developer message, and no request carries it twice; the model's
+// call of read_bottle in the mcp__bottle namespace gets the bottle back,
+// with the session's prompts and answers verbatim and the exec_command
+// digest; the bottle file exists.
+func (w *codexWorld) checkPointer(reqs []codexRequest, thread string) {
+	t := w.t
+	pointers := func(r codexRequest) int {
+		n := 0
+		items, _ := r.body["input"].([]any)
+		for _, it := range items {
+			im, _ := it.(map[string]any)
+			if im["role"] == "developer" && strings.Contains(contentText(im["content"]), pointerHead) {
+				n++
+				if !strings.Contains(contentText(im["content"]), "(session "+thread+")") {
+					t.Errorf("the pointer names another session: %.300q", contentText(im["content"]))
+				}
+			}
+		}
+		return n
+	}
+	compactions := 0
+	for i, r := range reqs {
+		if n := pointers(r); n > 1 {
+			t.Errorf("request %d carries bottle's pointer %d times", i+1, n)
+		}
+		if !isCompaction(r) {
+			continue
+		}
+		compactions++
+		if i+1 >= len(reqs) {
+			t.Errorf("no request after compaction %d", compactions)
+			continue
+		}
+		if n := pointers(reqs[i+1]); n != 1 {
+			t.Errorf("the request after compaction %d carries bottle's pointer %d times, want once", compactions, n)
+		}
+	}
+	if compactions != 2 {
+		t.Errorf("%d compaction requests, want 2", compactions)
+	}
+	var bottles []string
+	for _, r := range reqs {
+		items, _ := r.body["input"].([]any)
+		if len(items) == 0 {
+			continue
+		}
+		last, _ := items[len(items)-1].(map[string]any)
+		if last["type"] != "function_call_output" {
+			continue
+		}
+		if out := outputString(last["output"]); strings.Contains(out, "# Session bottle — "+thread) {
+			bottles = append(bottles, out)
+		}
+	}
+	if len(bottles) != 2 {
+		t.Fatalf("%d read_bottle answers holding the bottle, want 2 (one per compaction)", len(bottles))
+	}
+	for i, b := range bottles {
+		for _, want := range []string{"Run the check. [codex prompt 1]", "List bottle's sessions. [codex prompt 2]",
+			"BIG_USAGE fill the context. [codex prompt 3]", "REPLY: BIG_USAGE fill the context. [codex prompt 3]",
+			"exec_command: printf 'CODEX-%s", "SHELL-OUT — ok", "bottle/list_sessions", "recorded by Codex CLI"} {
+			if !strings.Contains(b, want) {
+				t.Errorf("read_bottle answer %d lacks %q:\n%s", i+1, want, tail([]byte(b), 4000))
+			}
+		}
+	}
+	if !strings.Contains(bottles[1], "Continue after the compaction. [codex prompt 4]") ||
+		!strings.Contains(bottles[1], "exec_command: printf 'MID-%s") {
+		t.Errorf("the bottle after the mid-turn compaction lacks prompt 4 or the mid-turn command:\n%s", tail([]byte(bottles[1]), 4000))
+	}
+	if _, err := os.Stat(filepath.Join(w.data, "bottles", thread+".md")); err != nil {
+		t.Errorf("bottle file: %v", err)
+	}
+}
+
+// isCompaction reports whether r asked for a compaction, local or remote.
+func isCompaction(r codexRequest) bool {
+	if r.kind == "compaction" {
+		return true
+	}
+	items, _ := r.body["input"].([]any)
+	if len(items) == 0 {
+		return false
+	}
+	last, _ := items[len(items)-1].(map[string]any)
+	return last["type"] == "compaction_trigger"
 }

@@ -67,7 +67,7 @@ func runExpand(ctx context.Context, args []string, env locate.Env, stdout, stder
 		shown = "-"
 	}
 	fmt.Fprintf(stdout, "session: %s (%s)\n\n", shown, how)
-	o := render.ExpandOptions{SessionID: id, TranscriptPath: src.Transcript, DBPath: src.DB}
+	o := render.ExpandOptions{SessionID: id, TranscriptPath: src.Transcript, DBPath: src.DB, Reader: locate.ReaderFor(src.Transcript)}
 	exps, err := render.Expand(ctx, o, ids)
 	if err != nil {
 		return err

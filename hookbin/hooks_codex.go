@@ -2,11 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"bottle/bottles"
 	"bottle/host/codex"
+	"bottle/internal/codexconfig"
+	"bottle/pointer"
+	"bottle/render"
 )
 
 // codexPayload reports whether a hook runs for Codex: install registers
@@ -21,12 +27,16 @@ func codexPayload(host string, p hookPayload) bool {
 		(strings.HasSuffix(base, "-"+p.SessionID+".jsonl") || strings.HasSuffix(base, "-"+p.SessionID+".jsonl.zst"))
 }
 
-// codexHook is a hook's work for a Codex thread. It reads the thread's
-// rollout and says what it holds; the bottle of a Codex thread, and so the
-// pointer, need the reader's records turned into the session model every
-// host renders through, which does not exist yet: until then the hook
-// renders nothing and prints nothing (it does not point at a bottle that
-// was never written).
+// codexWording is the pointer as Codex's model reads it: bottle's tools
+// are the functions of the mcp__<server> namespace install registers, and
+// files are read with the shell.
+var codexWording = pointer.Host{Name: codex.HostName, Namespace: "mcp__" + codexconfig.ServerName, ReadWith: codex.ReadWith}
+
+// codexHook is a hook's work for a Codex thread: the bottle rendered from
+// its rollout, through the session model every host renders through. The
+// SessionStart hook answers with the pointer after a compaction (source
+// compact), and on resume of a thread whose restored context lacks it;
+// Stop and SessionEnd re-render the bottle.
 func codexHook(ctx context.Context, h hook, he hookEnv, p hookPayload) (hookResult, error) {
 	if h.name == "session-start" {
 		switch p.Source {
@@ -41,27 +51,96 @@ func codexHook(ctx context.Context, h hook, he hookEnv, p hookPayload) (hookResu
 	if err != nil {
 		return hookResult{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		return hookResult{}, err
-	}
-	r, err := codex.Read(path)
-	if err != nil {
-		return hookResult{}, err
-	}
-	var msgs, calls, compactions int
-	for _, rec := range r.Records {
+	var since codex.SinceCompaction
+	if h.name == "session-start" && p.Source == "resume" {
+		r, err := codex.Read(path)
+		if err != nil {
+			return hookResult{}, err
+		}
+		since = codex.Since(r)
 		switch {
-		case rec.Item != nil && rec.Item.Type == codex.ItemMessage && rec.Item.Injected == "":
-			msgs++
-		case rec.Item != nil && (rec.Item.Type == codex.ItemFunctionCall || rec.Item.Type == codex.ItemCustomToolCall ||
-			rec.Item.Type == codex.ItemLocalShellCall || rec.Item.Type == codex.ItemWebSearchCall):
-			calls++
-		case rec.Compacted != nil:
-			compactions++
+		case !since.Compacted:
+			// Codex restores the whole thread: a pointer would duplicate it.
+			return hookResult{}, skipped("codex: no compaction in the rollout")
+		case since.Prompts == 0:
+			// The compaction was the thread's last act, made by this very
+			// resume: the SessionStart of source compact that follows points.
+			return hookResult{}, skipped("codex: compacted just now; the compact hook points")
 		}
 	}
-	return hookResult{}, skipped(fmt.Sprintf("codex thread: %d messages, %d tool calls, %d compactions (%s); "+
-		"not rendered: a Codex thread's bottle needs the host-neutral session model", msgs, calls, compactions, r.Diag))
+	res, bottle, err := renderCodex(ctx, he, p, path)
+	if err != nil && h.name == "session-start" && p.Source == "compact" {
+		return codexStalePointer(ctx, he, p, err)
+	}
+	if err != nil || h.name != "session-start" {
+		return res.hookResult, err
+	}
+	if pointer.HoldsFor(since.HookContext, bottle, p.SessionID, codexWording) {
+		// The context Codex restores already points at this same file,
+		// which now holds everything up to this resume.
+		res.note = "refreshed; the restored context already holds its pointer"
+		return res.hookResult, nil
+	}
+	r := res.result
+	task, generated := r.CurrentTask()
+	ptr := pointer.Text(pointer.Input{BottlePath: bottle, SessionID: r.SessionID, Mode: r.Mode, CurrentTask: task,
+		TaskGenerated: generated, NeedsPaging: r.NeedsPaging, LastActive: r.LastActivity, Now: he.now,
+		Standalone: r.Standalone, Host: codexWording})
+	answer, err := sessionStartAnswer(ptr)
+	if err != nil {
+		return res.hookResult, err
+	}
+	res.answer = answer
+	return res.hookResult, nil
+}
+
+// codexStalePointer answers a SessionStart after a compaction whose render
+// or write failed with cause, as stalePointer does for Claude Code: when
+// the thread has a bottle from an earlier render, the pointer names it and
+// says it could not be refreshed; otherwise, or once the hook has given
+// up, nothing is answered and cause is the outcome.
+func codexStalePointer(ctx context.Context, he hookEnv, p hookPayload, cause error) (hookResult, error) {
+	var skip skipped
+	if ctx.Err() != nil || errors.As(cause, &skip) {
+		return hookResult{}, cause
+	}
+	bottle, head, written, err := bottles.Written(he.env.BottlesDir(), p.SessionID, 1024)
+	if err != nil {
+		return hookResult{}, cause
+	}
+	mode := render.ModeOf(head)
+	answer, err := sessionStartAnswer(pointer.Text(pointer.Input{BottlePath: bottle, SessionID: p.SessionID, Mode: mode,
+		Now: he.now, NotRefreshed: written, Host: codexWording}))
+	if err != nil {
+		return hookResult{}, cause
+	}
+	return hookResult{answer: answer, mode: mode,
+		note: fmt.Sprintf("not refreshed (%s); pointed at the bottle rendered %s", logText(cause), written.UTC().Format(time.RFC3339))}, nil
+}
+
+// codexRender is a render of a Codex thread and what the hook logs of it.
+type codexRender struct {
+	hookResult
+	result *render.Result
+}
+
+// renderCodex renders the thread of the rollout at path and writes its
+// bottle, returning the bottle's path.
+func renderCodex(ctx context.Context, he hookEnv, p hookPayload, path string) (codexRender, string, error) {
+	fitMemory(path)
+	res, err := he.render(ctx, render.Options{SessionID: p.SessionID, TranscriptPath: path, Reader: codex.ReadSession, DBPath: he.env.DBPath()})
+	if err != nil {
+		return codexRender{}, "", err
+	}
+	out := codexRender{hookResult: hookResult{mode: res.Mode}, result: res}
+	if res.Empty() {
+		return out, "", skipped("empty thread: no prompt and no tool call")
+	}
+	bottle, err := writeBottle(ctx, he, res)
+	if err != nil {
+		return out, "", err
+	}
+	return out, bottle, nil
 }
 
 // codexRollout is the thread's rollout: the payload's transcript_path when
@@ -70,5 +149,9 @@ func codexRollout(he hookEnv, p hookPayload) (string, error) {
 	if path, err := payloadTranscript(p); path != "" || err != nil {
 		return path, err
 	}
-	return codex.Find(codex.Home(he.env.Get, he.env.Home), p.SessionID)
+	path, err := codex.Find(codex.Home(he.env.Get, he.env.Home), p.SessionID)
+	if errors.Is(err, codex.ErrNoRollout) {
+		return "", skipped("codex: no rollout of the thread")
+	}
+	return path, err
 }

@@ -29,6 +29,7 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--verbose] [--force] [--example]")
 		fmt.Fprintln(stdout, "\nRenders a session's bottle into the bottles dir ($BOTTLE_DIR, else <claude-mem data>/bottles) and prints its path.")
+		fmt.Fprintln(stdout, "A Codex thread id renders its rollout under $CODEX_HOME when no Claude Code transcript has the id.")
 		printFlags(stdout, fs)
 	}
 	pos, err := parseArgs(fs, args)
@@ -55,7 +56,7 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	o := render.Options{TranscriptPath: *transcript, DBPath: *db, BudgetTokens: *budget, NoBudget: *budget == 0}
 	if len(pos) == 1 {
 		arg := pos[0]
-		if strings.HasSuffix(arg, ".jsonl") || strings.ContainsAny(arg, `/\`) {
+		if strings.HasSuffix(arg, ".jsonl") || strings.HasSuffix(arg, ".jsonl.zst") || strings.ContainsAny(arg, `/\`) {
 			if o.TranscriptPath != "" {
 				return exitError{code: 2, msg: "give the transcript either as FILE.jsonl or with --transcript, not both"}
 			}
@@ -95,6 +96,7 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 		}
 	}
 	o.TranscriptPath, o.TranscriptErr, o.DBPath = src.Transcript, src.TranscriptErr, src.DB
+	o.Reader = locate.ReaderFor(o.TranscriptPath)
 	fitMemory(o.TranscriptPath)
 	res, err := render.Render(ctx, o)
 	if err != nil {

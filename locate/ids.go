@@ -15,7 +15,8 @@ import (
 var ErrNoTranscript = errors.New("transcript not found")
 
 // Transcript finds <config>/projects/*/<id>.jsonl. When several projects
-// hold the id, the most recently modified file wins. Only regular files
+// hold the id, the most recently modified file wins; when none does, the
+// Codex rollout of thread id (see [CodexHome]) is the transcript. Only regular files
 // count: Claude Code writes no symlinks there, and one could point anywhere.
 func Transcript(env Env, id string) (string, error) {
 	if err := ident.CheckSession(id); err != nil {
@@ -36,6 +37,9 @@ func Transcript(env Env, id string) (string, error) {
 		}
 	}
 	if best == "" {
+		if p := codexRollout(env, id); p != "" {
+			return p, nil
+		}
 		return "", fmt.Errorf("%w: session %s under %s", ErrNoTranscript, id, env.ProjectsDir())
 	}
 	return best, nil

@@ -66,6 +66,9 @@ type Input struct {
 	// (render.Result.Standalone): tool activity is shown as digests, and nothing
 	// settles into observations.
 	Standalone bool
+	// Host is the wording of the host the session ran in; the zero Host
+	// is Claude Code's (MCP names its tools).
+	Host Host
 }
 
 // Openings are the starts of the pointer's lines (all but the path line
@@ -90,6 +93,7 @@ var Openings = []string{
 	"- The newest tool activity may",
 	"- Lines tagged [#id]",
 	"Current task",
+	"- It was recorded by",
 }
 
 // StaleAfter is the age past which the pointer warns that the record may
@@ -108,7 +112,13 @@ func Text(p Input) string {
 	}
 
 	var b strings.Builder
-	b.WriteString(pointerHead(path, id))
+	b.WriteString(pointerHead(path, id, p.Host))
+	tool := p.MCP.Tool
+	if p.Host.Name != "" {
+		tool = p.Host.tool
+		b.WriteString("- It was recorded by " + p.Host.Name + ". Read it with " + tool("read_bottle") + " (in the " +
+			p.Host.Namespace + " namespace;\n  session_id " + id + "), which pages it, or with " + p.Host.ReadWith + ".\n")
+	}
 	if !p.LastActive.IsZero() {
 		b.WriteString("Last active: " + p.LastActive.UTC().Format(time.RFC3339) + "\n")
 		if age := p.Now.Sub(p.LastActive); !p.Now.IsZero() && age > StaleAfter {
@@ -118,10 +128,10 @@ func Text(p Input) string {
 	}
 	if !p.NotRefreshed.IsZero() {
 		b.WriteString("- It could not be refreshed now; it was last rendered at " + p.NotRefreshed.UTC().Format(time.RFC3339) + ", so what\n" +
-			"  happened after that is missing from it. Call " + p.MCP.Tool("render_bottle") + " to try again.\n")
+			"  happened after that is missing from it. Call " + tool("render_bottle") + " to try again.\n")
 	}
-	if p.NeedsPaging {
-		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with " + p.MCP.Tool("read_bottle") + "\n" +
+	if p.NeedsPaging && p.Host.Name == "" {
+		b.WriteString("It is longer than one Read allows (2,000 lines or 25,000 tokens): page it with " + tool("read_bottle") + "\n" +
 			"  (session_id " + id + "), or Read it in parts with offset and limit.\n")
 	}
 	if p.Mode == ident.ModeReconstructed {
@@ -143,14 +153,19 @@ func Text(p Input) string {
 			"  work it describes as done — continue from its end state.\n")
 	}
 	if p.Standalone {
-		b.WriteString("- The bottle is re-rendered after every turn; call " + p.MCP.Tool("render_bottle") + " if the last few\n" +
+		b.WriteString("- The bottle is re-rendered after every turn; call " + tool("render_bottle") + " if the last few\n" +
 			"  minutes look thin.\n")
 	} else {
 		b.WriteString("- The newest tool activity may still be settling into observations (pending lines are marked ⏳);\n" +
-			"  call " + p.MCP.Tool("render_bottle") + " if the last few minutes look thin.\n")
+			"  call " + tool("render_bottle") + " if the last few minutes look thin.\n")
 	}
-	b.WriteString("- Lines tagged [#id] expand on demand: " + p.MCP.Tool("expand_observation") + ", passing\n" +
-		"  session_id " + id + ". If the file is too long for one Read, page it with " + p.MCP.Tool("read_bottle") + ".\n")
+	if p.Host.Name != "" {
+		b.WriteString("- Lines tagged [#id] expand on demand: " + tool("expand_observation") + ", passing\n" +
+			"  session_id " + id + ". " + tool("search_history") + " searches the whole record.\n")
+	} else {
+		b.WriteString("- Lines tagged [#id] expand on demand: " + tool("expand_observation") + ", passing\n" +
+			"  session_id " + id + ". If the file is too long for one Read, page it with " + tool("read_bottle") + ".\n")
+	}
 	if p.TaskGenerated {
 		b.WriteString("Current task (from claude-mem's generated summary, not the user's words): " + task + "\n")
 	} else {
@@ -169,9 +184,14 @@ func shownID(id string) string {
 
 // pointerHead is the pointer's first three lines: heading, instruction and
 // the bottle's path with the session id, both as shown ([shownField]).
-func pointerHead(path, id string) string {
+func pointerHead(path, id string, h Host) string {
+	read := "Read this file"
+	if h.Name != "" {
+		// No Read tool: the next line says how.
+		read = "read this file"
+	}
 	return "# [bottle] Endless Mode — session continuation\n" +
-		"Before doing anything else, Read this file and continue the session from where it ends:\n" +
+		"Before doing anything else, " + read + " and continue the session from where it ends:\n" +
 		path + "   (session " + id + ")\n"
 }
 
@@ -194,7 +214,12 @@ func InContext(ctx context.Context, transcriptPath, bottlePath, sessionID string
 // as [Text] writes them. A pointer to another session's bottle, or to
 // another path, does not count.
 func Holds(texts []string, bottlePath, sessionID string) bool {
-	head := pointerHead(shownField(bottlePath, pathMaxUnits), shownID(sessionID))
+	return HoldsFor(texts, bottlePath, sessionID, Host{})
+}
+
+// HoldsFor is [Holds] of the pointer worded for host h.
+func HoldsFor(texts []string, bottlePath, sessionID string, h Host) bool {
+	head := pointerHead(shownField(bottlePath, pathMaxUnits), shownID(sessionID), h)
 	for _, t := range texts {
 		if strings.Contains(t, head) {
 			return true

@@ -26,6 +26,15 @@ func TestPointerGolden(t *testing.T) {
 			Mode:        ident.ModeFull,
 			CurrentTask: "Wire the  SessionStart hook\nand test it <private>sk-secret</private>on both CLI versions.",
 		}},
+		{"pointer-host.golden", Input{
+			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
+			SessionID:   pointerID,
+			Mode:        ident.ModeFull,
+			Standalone:  true,
+			NeedsPaging: true,
+			CurrentTask: "Fix the cart total",
+			Host:        testHost,
+		}},
 		{"pointer-reconstructed.golden", Input{
 			BottlePath:  "/home/dev/.claude-mem/bottles/" + pointerID + ".md",
 			SessionID:   pointerID,
@@ -338,9 +347,12 @@ func uncovered(text string, openings []string) []string {
 // of its options, starts with one of Openings, which the bottle escapes.
 func TestOpenings(t *testing.T) {
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	for mask := range 1 << 7 {
+	for mask := range 1 << 8 {
 		in := Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t", MCP: PluginNames}
 		on := func(bit int) bool { return mask&(1<<bit) != 0 }
+		if on(7) {
+			in.Host = testHost
+		}
 		if on(0) {
 			in.Mode = ident.ModeReconstructed
 		}
@@ -362,5 +374,26 @@ func TestOpeningsCatches(t *testing.T) {
 	text := Text(Input{BottlePath: "/b/x.md", SessionID: "x", CurrentTask: "t"})
 	if got := uncovered(text, Openings[1:]); len(got) != 1 || !strings.HasPrefix(got[0], "# [bottle]") {
 		t.Errorf("without the heading's opening, uncovered finds %q", got)
+	}
+}
+
+// testHost is a host's wording as an adapter provides it.
+var testHost = Host{Name: "Other CLI", Namespace: "mcp__bottle", ReadWith: "its shell tool"}
+
+// TestHostHolds: a pointer worded for a host is found by HoldsFor with
+// that host, and not taken for Claude Code's.
+func TestHostHolds(t *testing.T) {
+	in := Input{BottlePath: "/b/x.md", SessionID: pointerID, CurrentTask: "t", Host: testHost}
+	text := Text(in)
+	if !HoldsFor([]string{text}, in.BottlePath, pointerID, testHost) {
+		t.Error("HoldsFor misses the host's pointer")
+	}
+	if Holds([]string{text}, in.BottlePath, pointerID) {
+		t.Error("Holds takes the host's pointer for Claude Code's")
+	}
+	for _, bad := range []string{"Read this file", "one Read", "mcp__" + "bottle__"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("host's pointer holds Claude Code's wording %q:\n%s", bad, text)
+		}
 	}
 }

@@ -24,6 +24,7 @@ const (
 // Bottle is a session reduced to what the markdown shows, before budgeting.
 type Bottle struct {
 	SessionID string
+	Host      string // the program that wrote the record, when its reader says (session.Transcript.Host)
 	Project   string
 	Started   time.Time
 	Rendered  time.Time
@@ -158,7 +159,7 @@ type Summary struct {
 // fromTranscript builds a full-mode bottle from a transcript with tool
 // digests standing for tool activity.
 func fromTranscript(t *session.Transcript) *Bottle {
-	b := &Bottle{SessionID: t.SessionID, Project: t.Cwd, Started: t.Started, Mode: ModeFull,
+	b := &Bottle{SessionID: t.SessionID, Host: t.Host, Project: t.Cwd, Started: t.Started, Mode: ModeFull,
 		ConvTokens: EstimateTokens(t.TextBytes + t.ToolBytes), TextTokens: EstimateTokens(t.TextBytes)}
 	// The turns' items share one array, of room for as many items as the
 	// events can make, each turn's slice capped at its end: growing them

@@ -109,6 +109,12 @@ func writeHeader(w *bytes.Buffer, b *Bottle, loc *time.Location) {
 	switch b.Mode {
 	case ModeReconstructed:
 		w.WriteString(reconstructedLine + "\n")
+	case ModeFull:
+		w.WriteString("mode: full")
+		if b.Host != "" {
+			w.WriteString(" · recorded by " + oneLine(b.Host, 40))
+		}
+		w.WriteString("\n")
 	default:
 		w.WriteString("mode: full\n")
 	}

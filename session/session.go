@@ -11,29 +11,13 @@
 // for a session's last activity.
 //
 // A host is one package that reads its own transcript format into this
-// model; Claude Code's is host/claudecode/transcript. What is the host's
-// alone stays there: its folder layout, how it tells a prompt from a
-// command or a tool's noise, its tool names. A second host implements one
-// function of the [Reader] shape:
-//
-//	package codex // host/codex
-//
-//	func Read(ctx context.Context, path string, o *session.ReadOptions) (*session.Transcript, error) {
-//		t := &session.Transcript{}
-//		for each line of the rollout file {
-//			t.Diag.Lines++
-//			switch the line's role {
-//			case user words:
-//				t.Prompts++
-//				t.Events = append(t.Events, session.Event{Kind: session.EvPrompt, Time: at, Text: text})
-//			case a function call:
-//				t.Tools = append(t.Tools, session.ToolCall{ID: id, Name: name, Time: at,
-//					Line: digest.Describe(digest.Call{Name: name, Input: args, HasResult: true, Result: out}, cwd)})
-//				t.Events = append(t.Events, session.Event{Kind: session.EvTool, Time: at, Tool: len(t.Tools) - 1})
-//			}
-//		}
-//		return t, nil
-//	}
+// model; Claude Code's is host/claudecode/transcript, and each other host
+// has its package under host/. What is the host's alone stays there: its
+// folder layout, how it tells a prompt from a command or a tool's noise,
+// its tool names. A host implements one function of the [Reader] shape,
+// builds each call's line from digest's parts, and says what a call did
+// as an [Action] where the working state should follow it; it may name
+// itself in Transcript.Host for the bottle to show.
 //
 // It owns the model's types and rules only: it reads no file, and it may
 // import render/digest (the typed tool line) alone.
@@ -172,6 +156,9 @@ type ToolCall struct {
 // bottle shows.
 type Transcript struct {
 	SessionID string // first sessionId of a main-thread entry
+	// Host names the program that wrote the record when the reader says
+	// so, for the bottle to show; "" leaves it unsaid.
+	Host string
 	// HasSession reports that a main-thread entry carries
 	// ReadOptions.Session.
 	HasSession  bool
@@ -206,7 +193,38 @@ type ToolDetail struct {
 	// during that call), reads the start of the result without decoding
 	// all of it; nil when Result is the result.
 	Head ResultHead
+	// Action, when a reader sets it, says what the call did in words no
+	// host owns, so that the working state follows a host whose tool
+	// names it does not know; nil when the reader leaves the call to be
+	// known by its name.
+	Action *Action
 }
+
+// ActionKind is what an [Action] did.
+type ActionKind uint8
+
+// The actions the working state follows.
+const (
+	ActCommand ActionKind = iota + 1 // ran a shell command: Command, Exit
+	ActEdit                          // changed files: Files
+	ActPlan                          // set the plan, all of it: Plan
+)
+
+// Action is what one tool call did, in words no host owns. Its text is
+// raw: whoever shows it strips it.
+type Action struct {
+	Kind    ActionKind
+	Command string // ActCommand: the command as run
+	// Exit is the command's exit code when ExitKnown.
+	Exit      int
+	ExitKnown bool
+	Files     []string   // ActEdit: the files changed, as absolute as the call tells
+	Plan      []PlanStep // ActPlan: the plan as it now stands
+}
+
+// PlanStep is one step of a plan: its words and its status, "pending",
+// "in_progress" or "completed".
+type PlanStep struct{ Text, Status string }
 
 // ResultHead reads the start of a tool call's result: at least n bytes of
 // its text, or all of it.
@@ -242,6 +260,9 @@ type ReadOptions struct {
 	// and d.Result is left empty — result decodes it on demand (a result is
 	// decoded whole, and most are large and not wanted).
 	Observe func(i int, d *ToolDetail, result func() string)
+	// Actions hands Observe every call whose detail carries an Action,
+	// whatever its name, besides those CaptureTools picks.
+	Actions bool
 	// UntilFirstPrompt stops at the first genuine prompt (listings want
 	// only that).
 	UntilFirstPrompt bool

@@ -164,7 +164,7 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 				}
 				unique = rest
 			}
-			o.TranscriptPath = cp
+			o.TranscriptPath, o.Reader = cp, locate.ReaderFor(cp)
 		}
 	}
 	if o.DBPath != "" {

@@ -97,6 +97,7 @@ func (d Deps) renderAndWrite(ctx context.Context, s session, budget int, everyth
 	res, err := render.Render(ctx, render.Options{
 		SessionID:      s.id,
 		TranscriptPath: src.Transcript,
+		Reader:         locate.ReaderFor(src.Transcript),
 		TranscriptErr:  src.TranscriptErr,
 		DBPath:         src.DB,
 		BudgetTokens:   budget,

@@ -87,13 +87,16 @@ func (d Deps) resolveSession(ctx context.Context, id, transcript string) (sessio
 // with symlinks and returns it when it is a regular .jsonl file inside the
 // symlink-resolved projects folder; otherwise msg says why it is refused.
 func confineTranscript(env locate.Env, p string) (resolved, msg string) {
-	projects := env.ProjectsDir()
-	if !strings.HasSuffix(p, ".jsonl") {
+	projects, folder := env.ProjectsDir(), "Claude Code's projects folder"
+	if locate.IsCodex(p) && filepath.IsAbs(p) {
+		// A Codex rollout, confined to Codex's home the same way.
+		projects, folder = locate.CodexHome(env), "Codex's home folder"
+	} else if !strings.HasSuffix(p, ".jsonl") {
 		return "", fmt.Sprintf("transcript_path %q refused: a transcript is a .jsonl file under %s", p, projects)
 	}
 	root, err := filepath.EvalSymlinks(projects)
 	if err != nil {
-		return "", fmt.Sprintf("transcript_path refused: Claude Code's projects folder %s is missing (%v)", projects, err)
+		return "", fmt.Sprintf("transcript_path refused: %s %s is missing (%v)", folder, projects, err)
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(projects, p)
@@ -106,8 +109,8 @@ func confineTranscript(env locate.Env, p string) (resolved, msg string) {
 		return "", fmt.Sprintf("transcript_path %q: %v", p, err)
 	}
 	if !inside(root, real) {
-		return "", fmt.Sprintf("transcript_path %q refused: it resolves outside Claude Code's projects folder %s; "+
-			"tools read only transcripts under it", p, projects)
+		return "", fmt.Sprintf("transcript_path %q refused: it resolves outside %s %s; "+
+			"tools read only transcripts under it", p, folder, projects)
 	}
 	fi, err := os.Stat(real)
 	if err != nil {

@@ -3,7 +3,9 @@
 // the files changed, the last run of each check, the commits, the last
 // push and the pull requests opened. A [Builder] is fed the tool calls a
 // transcript read observes ([Builder.ReadOptions]) and keeps only what the
-// block shows; [Builder.Lines] words it. Its [Openings] are the starts of
+// block shows: Claude Code's calls by their tool names, any other host's
+// by the session.Action its reader says they did (a command run, files
+// changed, the plan); [Builder.Lines] words it. Its [Openings] are the starts of
 // the lines it writes, which the bottle's escaping protects.
 //
 // It reads no file and writes nothing: it sees what the transcript reader

@@ -77,6 +77,7 @@ func (b *Builder) ReadOptions(id string) *session.ReadOptions {
 	return &session.ReadOptions{
 		CaptureTools: func(name string) bool { return stateTools[name] },
 		Observe:      b.Observe,
+		Actions:      true,
 		Session:      id,
 	}
 }
@@ -174,6 +175,10 @@ func (s *Builder) Observe(i int, d *session.ToolDetail, result func() string) {
 	s.seq++
 	// Built only for the calls a line names (most commands are not).
 	id := func() string { return "#t" + strconv.Itoa(i+1) }
+	if d.Action != nil {
+		s.action(d, result, id)
+		return
+	}
 	if d.Name == "TodoWrite" {
 		// Only the last list counts: it is read at the end.
 		s.todo, s.todoID = append(s.todo[:0], d.Input...), id()
@@ -247,69 +252,117 @@ func (s *Builder) Observe(i int, d *session.ToolDetail, result func() string) {
 		if p == "" {
 			p = in.NotebookPath
 		}
-		if p = shown.Line(p, 300); p == "" {
-			return
-		}
-		if s.files == nil {
-			s.files = map[string]*stateFile{}
-		}
-		f := s.files[p]
-		if f == nil {
-			f = &stateFile{}
-			s.files[p] = f
-		}
-		f.n++
-		f.last, f.seq = id(), s.seq
+		s.edited(p, id)
 	case "Bash":
-		cmd := checkKey(shown.Line(firstLine(str(in.Command)), stateItemMax))
-		if !d.HasResult || cmd == "" {
-			return
-		}
-		if strings.Contains(cmd, "git commit") {
-			if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
-				s.commits = append(s.commits, m[1][:7]+" "+shown.Line(m[2], stateItemMax)+" ["+id()+"]")
-				s.trailers = commitTrailers(str(in.Command))
-			}
-		}
-		if !d.IsError && strings.Contains(cmd, "git push") && !strings.Contains(cmd, "--dry-run") {
-			if p := pushed(str(result())); p != "" {
-				s.pushed = p + " [" + id() + "]"
-			}
-		}
-		if strings.Contains(cmd, "gh pr create") || strings.Contains(cmd, "glab mr create") {
-			// A request that exists already is named in the error.
-			if u := reviewURL.FindString(str(result())); u != "" {
-				u = shown.Line(u, stateItemMax)
-				if !slices.ContainsFunc(s.reviews, func(x string) bool { return strings.HasPrefix(x, u+" ") }) {
-					s.reviews = append(s.reviews, u+" ["+id()+"]")
-				}
-			}
-		}
-		if !s.check(cmd) {
-			return
-		}
-		outcome := "exit 0"
-		if d.IsError {
-			outcome = "failed"
-			if code, ok := leadingExitCode(d.ResultStart(64)); ok {
-				outcome = "exit " + code
-			} else if m := exitCode.FindStringSubmatch(str(result())); m != nil {
-				outcome = "exit " + m[1]
-			}
-		}
-		if s.checks == nil {
-			s.checks = map[string]*stateCheck{}
-		}
-		c := s.checks[cmd]
-		if c == nil {
-			c = &stateCheck{cmd: cmd}
-			s.checks[cmd] = c
-		}
-		if c.outcome == "exit 0" {
-			c.passedAt = c.id
-		}
-		c.outcome, c.id, c.seq = outcome, id(), s.seq
+		s.command(in.Command, d, result, nil, id)
 	}
+}
+
+// action takes a call a host describes by what it did (session.Action)
+// rather than by a tool name the working state knows.
+func (s *Builder) action(d *session.ToolDetail, result func() string, id func() string) {
+	a := d.Action
+	switch a.Kind {
+	case session.ActPlan:
+		// Kept in the shape of a TodoWrite list: the last list counts.
+		type todo struct {
+			Content string `json:"content"`
+			Status  string `json:"status"`
+		}
+		list := struct {
+			Todos []todo `json:"todos"`
+		}{Todos: make([]todo, 0, len(a.Plan))}
+		for _, st := range a.Plan {
+			list.Todos = append(list.Todos, todo{st.Text, st.Status})
+		}
+		b, err := json.Marshal(list)
+		if err == nil {
+			s.todo, s.todoID = b, id()
+		}
+	case session.ActEdit:
+		for _, p := range a.Files {
+			s.edited(p, id)
+		}
+	case session.ActCommand:
+		s.command(a.Command, d, result, a, id)
+	}
+}
+
+// edited counts a change of the file at path p.
+func (s *Builder) edited(p string, id func() string) {
+	if p = shown.Line(p, 300); p == "" {
+		return
+	}
+	if s.files == nil {
+		s.files = map[string]*stateFile{}
+	}
+	f := s.files[p]
+	if f == nil {
+		f = &stateFile{}
+		s.files[p] = f
+	}
+	f.n++
+	f.last, f.seq = id(), s.seq
+}
+
+// command takes a shell command run: a commit, a push, a pull request
+// opened, a check's outcome. a, when set, tells the exit code; else the
+// result does, as Claude Code's Bash reports it.
+func (s *Builder) command(raw string, d *session.ToolDetail, result func() string, a *session.Action, id func() string) {
+	str := privacy.Strip
+	cmd := checkKey(shown.Line(firstLine(str(raw)), stateItemMax))
+	if !d.HasResult || cmd == "" {
+		return
+	}
+	if strings.Contains(cmd, "git commit") {
+		if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
+			s.commits = append(s.commits, m[1][:7]+" "+shown.Line(m[2], stateItemMax)+" ["+id()+"]")
+			s.trailers = commitTrailers(str(raw))
+		}
+	}
+	if !d.IsError && strings.Contains(cmd, "git push") && !strings.Contains(cmd, "--dry-run") {
+		if p := pushed(str(result())); p != "" {
+			s.pushed = p + " [" + id() + "]"
+		}
+	}
+	if strings.Contains(cmd, "gh pr create") || strings.Contains(cmd, "glab mr create") {
+		// A request that exists already is named in the error.
+		if u := reviewURL.FindString(str(result())); u != "" {
+			u = shown.Line(u, stateItemMax)
+			if !slices.ContainsFunc(s.reviews, func(x string) bool { return strings.HasPrefix(x, u+" ") }) {
+				s.reviews = append(s.reviews, u+" ["+id()+"]")
+			}
+		}
+	}
+	if !s.check(cmd) {
+		return
+	}
+	outcome := "exit 0"
+	switch {
+	case a != nil && a.ExitKnown:
+		outcome = "exit " + strconv.Itoa(a.Exit)
+	case a != nil && d.IsError:
+		outcome = "failed"
+	case d.IsError:
+		outcome = "failed"
+		if code, ok := leadingExitCode(d.ResultStart(64)); ok {
+			outcome = "exit " + code
+		} else if m := exitCode.FindStringSubmatch(str(result())); m != nil {
+			outcome = "exit " + m[1]
+		}
+	}
+	if s.checks == nil {
+		s.checks = map[string]*stateCheck{}
+	}
+	c := s.checks[cmd]
+	if c == nil {
+		c = &stateCheck{cmd: cmd}
+		s.checks[cmd] = c
+	}
+	if c.outcome == "exit 0" {
+		c.passedAt = c.id
+	}
+	c.outcome, c.id, c.seq = outcome, id(), s.seq
 }
 
 // Lines returns the block's lines ("- Open tasks: …"), none when the
@@ -375,7 +428,10 @@ func (s *Builder) Lines(cwd string) []string {
 			r.last, r.seq = f.last, f.seq
 		}
 	}
-	files := slices.SortedFunc(maps.Values(rel), func(a, b *stateFile) int { return cmp.Compare(b.seq, a.seq) })
+	// Files one call changed (a patch of several) in path order.
+	files := slices.SortedFunc(maps.Values(rel), func(a, b *stateFile) int {
+		return cmp.Or(cmp.Compare(b.seq, a.seq), cmp.Compare(a.path, b.path))
+	})
 	var changed []string
 	for _, f := range files[:min(len(files), stateFiles)] {
 		if f.n > 1 {

@@ -2,11 +2,14 @@ package codex
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"bottle/session"
 )
 
 // BenchmarkRead reads the e2e rollout plain and zstd-compressed (Codex's
@@ -34,5 +37,21 @@ func BenchmarkRead(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSession turns the e2e rollout, read, into the session model
+// with the working state's observer: the cost the reader adds to Read.
+func BenchmarkSession(b *testing.B) {
+	r, err := Read(filepath.Join("testdata", "e2e_session.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		var seen int
+		o := &session.ReadOptions{Actions: true, Observe: func(int, *session.ToolDetail, func() string) { seen++ }}
+		if _, err := Session(context.Background(), r, o); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -96,3 +96,10 @@ func best(matches []string, suffix string) string {
 	}
 	return ""
 }
+
+// IsRollout reports whether path is named as Codex names a rollout:
+// rollout-<time>-<thread id>.jsonl, or .jsonl.zst.
+func IsRollout(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasPrefix(base, "rollout-") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".jsonl.zst"))
+}

@@ -1,0 +1,152 @@
+package codex
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/klauspost/compress/zstd"
+
+	"bottle/render/digest"
+	"bottle/session"
+	"bottle/workstate"
+)
+
+// sessionDump is what a bottle takes of a rollout: the events in order,
+// every tool line in each form, the working state and the counts.
+func sessionDump(t *testing.T, path string) string {
+	t.Helper()
+	var w workstate.Builder
+	o := w.ReadOptions("")
+	o.Capture = map[int]*session.ToolDetail{0: nil}
+	tr, err := ReadSession(context.Background(), path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "session %s cwd=%s started=%s last=%s prompts=%d compactions=%d text=%d tool=%d\n",
+		tr.SessionID, tr.Cwd, tr.Started.Format("15:04:05"), tr.Last.Format("15:04:05"), tr.Prompts, tr.Compactions, tr.TextBytes, tr.ToolBytes)
+	kinds := map[session.EventKind]string{session.EvPrompt: "prompt", session.EvAssistant: "assistant", session.EvTool: "tool",
+		session.EvCompaction: "compaction", session.EvAnswer: "answer"}
+	for _, e := range tr.Events {
+		k := kinds[e.Kind]
+		if k == "" {
+			k = fmt.Sprint(e.Kind)
+		}
+		switch e.Kind {
+		case session.EvTool, session.EvAnswer:
+			tc := &tr.Tools[e.Tool]
+			fmt.Fprintf(&b, "%s %s [#t%d] %s result=%v error=%v", e.Time.Format("15:04:05"), k, e.Tool+1, tc.Name, tc.HasResult, tc.IsError)
+			if e.Kind == session.EvAnswer {
+				fmt.Fprintf(&b, " %q\n", e.Text)
+				continue
+			}
+			l := &tc.Line
+			fmt.Fprintf(&b, "\n    full:     %s%s\n    pending:  %s\n    short:    %s\n    shortest: %s\n",
+				l.Full(), l.Detail(), l.Pending(), l.Short(digest.Short), l.Short(digest.Shortest))
+		case session.EvAssistant:
+			fmt.Fprintf(&b, "%s %s %q\n", e.Time.Format("15:04:05"), k, e.Blocks)
+		default:
+			fmt.Fprintf(&b, "%s %s %q\n", e.Time.Format("15:04:05"), k, e.Text)
+		}
+	}
+	for _, l := range w.Lines(tr.Cwd) {
+		fmt.Fprintf(&b, "state %s\n", l)
+	}
+	if d := tr.Captured[0]; d != nil {
+		fmt.Fprintf(&b, "captured #t1: %s input=%s result=%q\n", d.Name, d.Input, d.Result)
+	}
+	fmt.Fprintf(&b, "diagnostics: %s\n", tr.Diag)
+	return b.String()
+}
+
+// TestSessionGoldens: every rollout under testdata, real (the e2e's) and
+// hand-written (tools.jsonl: each Codex tool; events_only.jsonl: a version
+// that wrote messages as events alone; legacy_hostile.jsonl), reads into
+// the session its golden describes, and its .zst reads the same.
+func TestSessionGoldens(t *testing.T) {
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rolloutGoldens(t, ".session", func(t *testing.T, in string) string {
+		got := sessionDump(t, in)
+		data, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zst := filepath.Join(t.TempDir(), "rollout.jsonl.zst")
+		if err := os.WriteFile(zst, enc.EncodeAll(data, nil), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(got, sessionDump(t, zst)); diff != "" {
+			t.Errorf("zst differs from plain (-plain +zst):\n%s", diff)
+		}
+		return got
+	})
+}
+
+// TestSessionNeverInjected: no injected text of any real rollout (hook
+// context, bottle's pointer among it, instructions, the environment,
+// compaction summaries, reasoning) becomes a prompt or a reply.
+func TestSessionNeverInjected(t *testing.T) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, in := range inputs {
+		r, err := Read(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Session(context.Background(), r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var said []string
+		for _, e := range tr.Events {
+			said = append(said, e.Text)
+			said = append(said, e.Blocks...)
+		}
+		for _, rec := range r.Records {
+			if rec.Item == nil || rec.Item.Injected == "" || strings.TrimSpace(rec.Item.Text) == "" {
+				continue
+			}
+			for _, s := range said {
+				if strings.Contains(s, rec.Item.Text) {
+					t.Errorf("%s: injected %s text became a message: %.80q", in, rec.Item.Injected, rec.Item.Text)
+				}
+			}
+		}
+	}
+}
+
+// TestSessionUntilFirstPrompt stops at the first prompt.
+func TestSessionUntilFirstPrompt(t *testing.T) {
+	tr, err := ReadSession(context.Background(), filepath.Join("testdata", "tools.jsonl"), &session.ReadOptions{UntilFirstPrompt: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(tr.Events), 1; got != want || tr.Events[0].Kind != session.EvPrompt {
+		t.Fatalf("got %d events %+v, want %d prompt", got, tr.Events, want)
+	}
+}
+
+// TestSessionCancelled: a done context fails the read.
+func TestSessionCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ReadSession(ctx, filepath.Join("testdata", "tools.jsonl"), nil); err == nil {
+		t.Fatal("a cancelled read returned no error")
+	}
+}
+
+// TestParsePatch reads every operation of a patch.
+func TestParsePatch(t *testing.T) {
+	got := ParsePatch("*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n@@\n-x\n+y\n*** Add File: c.go\n+z\n*** Delete File: d.go\n*** Update File: e.go\r\n*** End Patch")
+	want := PatchFiles{Added: []string{"c.go"}, Updated: []string{"b.go", "e.go"}, Deleted: []string{"d.go"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,39 @@
+package locate
+
+import (
+	"bottle/host/codex"
+	"bottle/session"
+)
+
+// Session ids name a session of either host: Claude Code's and Codex's
+// are both UUIDs. An id is looked up under Claude Code's projects folder
+// first; a Codex rollout of that thread id is taken only when no Claude
+// Code transcript has the id, so that an id never changes meaning for the
+// host bottle served first. The file then tells the host: a rollout is
+// named rollout-<time>-<id>.jsonl[.zst].
+
+// CodexHome is Codex's home folder ($CODEX_HOME, else ~/.codex); "" when
+// neither is known.
+func CodexHome(env Env) string { return codex.Home(env.Get, env.Home) }
+
+// codexRollout is the rollout of thread id under Codex's home, "" when
+// there is none.
+func codexRollout(env Env, id string) string {
+	p, err := codex.Find(CodexHome(env), id)
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// IsCodex reports whether path is a Codex rollout (by its name).
+func IsCodex(path string) bool { return codex.IsRollout(path) }
+
+// ReaderFor is the reader of the host that wrote the file at path: Codex's
+// for a rollout, else nil (Claude Code's, render's default).
+func ReaderFor(path string) session.Reader {
+	if codex.IsRollout(path) {
+		return codex.ReadSession
+	}
+	return nil
+}
