@@ -333,7 +333,7 @@ func sessionStart(ctx context.Context, h hookEnv, p hookPayload) (hookResult, er
 		// what the context already holds verbatim).
 		return hookResult{mode: res.Mode, note: "refreshed; the restored context already holds its pointer"}, nil
 	}
-	ptr := res.PointerFor(bottle, h.now, false, pointer.NamesFor(h.env.Get(pluginRootEnv)))
+	ptr := res.PointerFor(bottle, h.now, false, pointer.NamesFor(h.env.Get(pluginRootEnv)), pointer.Host{})
 	answer, err := sessionStartAnswer(ptr)
 	if err != nil {
 		return hookResult{mode: res.Mode}, err

@@ -13,13 +13,16 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"bottle/host/codex"
+	"bottle/internal/codexconfig"
 	"bottle/internal/version"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/search"
 	"bottle/tools"
 )
 
-const usage = `usage: mcpserver [--version] [--help]
+const usage = `usage: mcpserver [--host codex] [--version] [--help]
 
 Serves bottle's MCP tools on stdin/stdout (JSON-RPC, MCP protocol 2025-11-25)
 for the Claude Code sessions of the working directory's project:
@@ -34,7 +37,8 @@ and the prompt continue_session (/mcp__bottle__continue_session ID), which
 picks up any past session in a fresh context,
 
 Claude Code starts it: register it with "hookbin install", or use the
-repository's .mcp.json. Nothing is written to stderr in normal operation;
+repository's .mcp.json. Codex starts it with --host codex ("hookbin install
+--host codex" registers it so), which words the pointers it returns for Codex. Nothing is written to stderr in normal operation;
 problems are logged to <claude-mem data>/logs/bottle.log.
 `
 
@@ -54,11 +58,17 @@ var legacyVersions = []string{
 	mcp.ProtocolVersion20241105,
 }
 
+// codexWording is the pointer as Codex's model reads it: bottle's tools
+// are the functions of the namespace Codex's install registers them in, and
+// files are read with the shell.
+var codexWording = pointer.Host{Name: codex.HostName, Namespace: "mcp__" + codexconfig.ServerName, ReadWith: codex.ReadWith}
+
 // run is the whole program; main only maps its error to an exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpserver", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	hostName := fs.String("host", "", "the host that starts the server: codex, or none for Claude Code")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			_, err = io.WriteString(stdout, usage)
@@ -72,6 +82,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q (run mcpserver --help)", fs.Arg(0))}
+	}
+	var host pointer.Host
+	switch *hostName {
+	case "", "claude-code":
+	case "codex":
+		host = codexWording
+	default:
+		return usageError{fmt.Sprintf("unknown host %q: codex or claude-code (run mcpserver --help)", *hostName)}
 	}
 
 	env := locate.OSEnv()
@@ -91,7 +109,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		store.Background = true
 		defer store.Close()
 	}
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}, Store: store}, version.String())
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}, Store: store, Host: host}, version.String())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)

@@ -66,9 +66,13 @@ type Input struct {
 	// (render.Result.Standalone): tool activity is shown as digests, and nothing
 	// settles into observations.
 	Standalone bool
-	// Host is the wording of the host the session ran in; the zero Host
-	// is Claude Code's (MCP names its tools).
+	// Host is the wording of the host the pointer is read in; the zero
+	// Host is Claude Code's (MCP names its tools).
 	Host Host
+	// RecordedBy names the host that recorded the session when it is not
+	// the one the pointer is read in (a session handed across hosts); ""
+	// is the reading host itself.
+	RecordedBy string
 }
 
 // Openings are the starts of the pointer's lines (all but the path line
@@ -114,10 +118,16 @@ func Text(p Input) string {
 	var b strings.Builder
 	b.WriteString(pointerHead(path, id, p.Host))
 	tool := p.MCP.Tool
+	recorded := shownField(p.RecordedBy, 40)
 	if p.Host.Name != "" {
 		tool = p.Host.tool
-		b.WriteString("- It was recorded by " + p.Host.Name + ". Read it with " + tool("read_bottle") + " (in the " +
+		if recorded == "" {
+			recorded = p.Host.Name
+		}
+		b.WriteString("- It was recorded by " + recorded + ". Read it with " + tool("read_bottle") + " (in the " +
 			p.Host.Namespace + " namespace;\n  session_id " + id + "), which pages it, or with " + p.Host.ReadWith + ".\n")
+	} else if recorded != "" {
+		b.WriteString("- It was recorded by " + recorded + ": the bottle is its whole record, whichever host you continue in.\n")
 	}
 	if !p.LastActive.IsZero() {
 		b.WriteString("Last active: " + p.LastActive.UTC().Format(time.RFC3339) + "\n")

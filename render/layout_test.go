@@ -58,7 +58,7 @@ var moduleImports = map[string][]string{
 	"internal/version":               {},
 	"tools":                          {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search"},
 	"hookbin":                        {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search", "internal/claudesettings", "internal/hooklog", "internal/hookio", "internal/permit", "host/codex", "internal/codexconfig", "internal/version"},
-	"mcpserver":                      {"locate", "search", "tools", "internal/hooklog", "internal/version"},
+	"mcpserver":                      {"locate", "search", "tools", "pointer", "host/codex", "internal/codexconfig", "internal/hooklog", "internal/version"},
 	"e2e":                            {},
 	"scripts/gentranscript":          {"internal/measure/gentranscript"},
 }

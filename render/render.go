@@ -92,8 +92,11 @@ type Result struct {
 	SessionID string
 	// IDFromEntries reports that SessionID was taken from the transcript's
 	// entries: neither Options nor the file's name gave it.
-	IDFromEntries  bool
-	Mode           Mode
+	IDFromEntries bool
+	Mode          Mode
+	// Host is the program that wrote the record when its reader says
+	// (session.Transcript.Host); "" is Claude Code.
+	Host           string
 	Markdown       []byte
 	TranscriptPath string // "" in reconstructed mode
 	Turns          int
@@ -254,6 +257,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	b.SessionID = id
 	b.Rendered = o.Now
 	res.Mode = b.Mode
+	res.Host = b.Host
 	res.Turns = len(b.Turns)
 	res.Standalone = stored == nil
 	if t != nil {

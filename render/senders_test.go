@@ -73,7 +73,7 @@ func TestOtherParties(t *testing.T) {
 			if line := pointer.TaskLine(task); generated || !strings.HasPrefix(line, tt.task) {
 				t.Errorf("Current task = %q (generated %v), want it to start with %q", line, generated, tt.task)
 			}
-			if p := res.PointerFor("/b/x.md", fixedNow, false, pointer.MCPNames{}); !strings.Contains(p, "Current task: "+tt.task) {
+			if p := res.PointerFor("/b/x.md", fixedNow, false, pointer.MCPNames{}, pointer.Host{}); !strings.Contains(p, "Current task: "+tt.task) {
 				t.Errorf("pointer lacks the current task:\n%s", p)
 			}
 		})

@@ -3,14 +3,24 @@ package render
 import (
 	"time"
 
+	"bottle/host/claudecode/transcript"
 	"bottle/pointer"
 )
 
 // PointerFor is the pointer to the bottle of r written at bottlePath, at
 // time now; fresh words it for a new conversation (see pointer.Input.Fresh),
-// names names the tools as the install shows them.
-func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool, names pointer.MCPNames) string {
+// names names the tools as the install shows them, host words it for the
+// host it is read in (the zero Host: Claude Code). A record another host
+// wrote is named as that host's.
+func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool, names pointer.MCPNames, host pointer.Host) string {
 	task, generated := r.CurrentTask()
+	recorded := r.Host
+	if recorded == "" {
+		recorded = transcript.HostName
+	}
+	if recorded == host.Name || (host.Name == "" && recorded == transcript.HostName) {
+		recorded = ""
+	}
 	return pointer.Text(pointer.Input{
 		BottlePath:    bottlePath,
 		SessionID:     r.SessionID,
@@ -23,6 +33,8 @@ func (r *Result) PointerFor(bottlePath string, now time.Time, fresh bool, names 
 		Fresh:         fresh,
 		MCP:           names,
 		Standalone:    r.Standalone,
+		Host:          host,
+		RecordedBy:    recorded,
 	})
 }
 

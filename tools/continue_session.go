@@ -13,7 +13,7 @@ import (
 	"bottle/privacy"
 )
 
-const continueSessionDesc = "Picks up a past Claude Code session in this fresh conversation: renders the session's bottle " +
+const continueSessionDesc = "Picks up a past session (Claude Code's or Codex's) in this fresh conversation: renders the session's bottle " +
 	"(its whole record, also for a session whose transcript Claude Code has pruned) and asks you to read it and continue."
 
 // ContinueSession returns the continue_session prompt (Claude Code offers it
@@ -43,7 +43,7 @@ func ContinueSession(d Deps) (mcp.Prompt, server.PromptHandlerFunc) {
 		if bad != nil {
 			return nil, errors.New(resultText(bad))
 		}
-		ptr := res.PointerFor(path, d.now(), true, d.names())
+		ptr := res.PointerFor(path, d.now(), true, d.names(), d.Host)
 
 		return mcp.NewGetPromptResult(fmt.Sprintf("Continue session %s from its bottle", res.SessionID),
 			[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(privacy.Redact(ptr)))}), nil

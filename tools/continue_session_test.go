@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"bottle/pointer"
 )
 
 // TestPromptsListGolden pins what Claude Code sees of the prompts (it
@@ -72,5 +74,54 @@ func TestContinueSession(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestContinueSessionAcrossHosts: continue_session picks up a session of
+// either host in a server of either host: the pointer is worded for the
+// host the server runs in (Claude Code's Read, or Codex's namespace and
+// shell) and names the host that recorded the session when it is the
+// other one.
+func TestContinueSessionAcrossHosts(t *testing.T) {
+	const thread = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	codexHost := pointer.Host{Name: "Codex CLI", Namespace: "mcp__bottle", ReadWith: "exec_command"}
+	tests := []struct {
+		name      string
+		host      pointer.Host
+		id        string
+		want, not []string
+	}{
+		{"codex thread in claude code", pointer.Host{}, thread,
+			[]string{"Before doing anything else, Read this file", "- It was recorded by Codex CLI: the bottle is its whole record",
+				"(session " + thread + ")", "Current task: "},
+			[]string{"namespace", "exec_command"}},
+		{"claude code session in codex", codexHost, sidA,
+			[]string{"Before doing anything else, read this file", "- It was recorded by Claude Code. Read it with read_bottle (in the mcp__bottle namespace",
+				"Current task: second prompt about the gadget"},
+			[]string{"Codex CLI", "mcp__bottle__read_bottle"}},
+		{"codex thread in codex", codexHost, thread,
+			[]string{"- It was recorded by Codex CLI. Read it with read_bottle"}, []string{"Claude Code"}},
+		{"claude code session in claude code", pointer.Host{}, sidA,
+			[]string{"Read this file", "mcp__bottle__read_bottle"}, []string{"recorded by"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := searchFixture(t)
+			f.addCodexRollout(t, thread, "compact_mid_turn.jsonl")
+			f.deps.Host = tt.host
+			got, err := getPrompt(t, f, map[string]string{"session_id": tt.id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantContains(t, got, tt.want...)
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("pointer holds %q:\n%s", n, got)
+				}
+			}
+			if _, err := os.Stat(f.bottlePath(tt.id)); err != nil {
+				t.Errorf("no bottle written: %v", err)
+			}
+		})
 	}
 }

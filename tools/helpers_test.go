@@ -177,3 +177,23 @@ func wantContains(t testing.TB, s string, subs ...string) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// addCodexRollout copies host/codex/testdata/<name> under the fixture's
+// $CODEX_HOME as the rollout of thread id, and returns its path.
+func (f *fixture) addCodexRollout(t testing.TB, id, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "host", "codex", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(f.home, "codexhome")
+	f.vars["CODEX_HOME"] = home
+	p := filepath.Join(home, "sessions", "2026", "12", "04", "rollout-2026-12-04T06-17-51-"+id+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

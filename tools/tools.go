@@ -66,6 +66,10 @@ type Deps struct {
 	// tools in this install; the zero value means: as Env's
 	// $CLAUDE_PLUGIN_ROOT says (pointer.NamesFor).
 	Names pointer.MCPNames
+	// Host words the pointers the server returns for the host it serves:
+	// the zero Host is Claude Code; a server Codex starts (mcpserver
+	// --host codex) gets Codex's wording.
+	Host pointer.Host
 }
 
 func (d Deps) names() pointer.MCPNames {

@@ -5,6 +5,11 @@ import (
 	"bottle/session"
 )
 
+// HostName is Claude Code's name where a record is told from another
+// host's (a pointer to a session handed across hosts). The reader leaves
+// session.Transcript.Host empty: Claude Code is the default host.
+const HostName = "Claude Code"
+
 // The session model the reader produces is package session's, host-neutral;
 // these names keep the reader's callers reading it as before.
 type (
