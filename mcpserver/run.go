@@ -76,13 +76,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return usageError{err.Error() + " (run mcpserver --help)"}
 	}
-	if *showVersion {
-		_, err := fmt.Fprintln(stdout, "mcpserver "+version.String())
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q (run mcpserver --help)", fs.Arg(0))}
-	}
 	var host pointer.Host
 	switch *hostName {
 	case "", "claude-code":
@@ -90,6 +83,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		host = codexWording
 	default:
 		return usageError{fmt.Sprintf("unknown host %q: codex or claude-code (run mcpserver --help)", *hostName)}
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, "mcpserver "+version.String())
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q (run mcpserver --help)", fs.Arg(0))}
 	}
 
 	env := locate.OSEnv()

@@ -60,6 +60,8 @@ func TestRunFlags(t *testing.T) {
 		{"ShortHelp", []string{"-h"}, "usage: mcpserver", false, ""},
 		{"UnknownFlag", []string{"--bogus"}, "", true, ""},
 		{"Argument", []string{"serve"}, "", true, ""},
+		{"HostCodex", []string{"--host", "codex", "--version"}, "mcpserver ", false, ""},
+		{"UnknownHost", []string{"--host", "cursor"}, "", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

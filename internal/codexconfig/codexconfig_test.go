@@ -12,7 +12,7 @@ import (
 const srv = "/opt/bottle/bin/mcpserver"
 
 func TestInstallServer(t *testing.T) {
-	block := "[mcp_servers.bottle]\ncommand = \"" + srv + "\"\ntool_timeout_sec = 120\n"
+	block := "[mcp_servers.bottle]\ncommand = \"" + srv + "\"\nargs = [\"--host\", \"codex\"]\ntool_timeout_sec = 120\n"
 	tests := []struct {
 		name string
 		in   string

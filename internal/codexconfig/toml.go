@@ -224,6 +224,8 @@ func isServerTable(keys []string) bool {
 func serverBlock(mcpserver, nl string) string {
 	return "[mcp_servers." + ServerName + "]" + nl +
 		"command = " + quote(mcpserver) + nl +
+		// The server words its pointers for the host that starts it.
+		"args = [" + quote("--host") + ", " + quote("codex") + "]" + nl +
 		// Rendering a long session can take more than Codex's default.
 		"tool_timeout_sec = 120" + nl
 }
