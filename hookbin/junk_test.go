@@ -171,8 +171,8 @@ func TestListProjectsAndPrompts(t *testing.T) {
 	if len(lines) != 3 || strings.Contains(lines[0], "PROJECT") {
 		t.Fatalf("one project: want no PROJECT column, 2 sessions:\n%s", out)
 	}
-	if f := strings.Fields(lines[1]); f[0] != "aaaaaaaa-0000-4000-8000-000000000001" || f[4] != "3" {
-		t.Errorf("first session's prompts: got %q, want 3:\n%s", f[4], out)
+	if f := strings.Fields(lines[1]); f[0] != "aaaaaaaa-0000-4000-8000-000000000001" || f[1] != "claude-code" || f[5] != "3" {
+		t.Errorf("first session's host and prompts: got %q, %q, want claude-code, 3:\n%s", f[1], f[5], out)
 	}
 	write("-work-b", "bbbbbbbb-0000-4000-8000-000000000001", "/work/b", 2)
 	if out, _, err = runCmd(t, nil, "list"); err != nil {

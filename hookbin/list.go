@@ -68,15 +68,17 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	for _, l := range list {
 		projects[projectOf(l)] = true
 	}
-	head := "SESSION\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT"
+	head := "SESSION\tHOST\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT"
 	if len(projects) > 1 {
-		head = "SESSION\tPROJECT\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT"
+		head = "SESSION\tPROJECT\tHOST\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT"
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, head)
 	for _, l := range list {
 		counts := "-\t-\t-"
 		switch {
+		case l.Host == locate.HostCodex:
+			counts = fmt.Sprintf("%d\t-\t-", l.Prompts)
 		case l.Stored:
 			counts = fmt.Sprintf("%d\t%d\t%d", l.Prompts, l.Observations, l.Summaries)
 		case l.TranscriptPath != "":
@@ -89,6 +91,7 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		if len(projects) > 1 {
 			id += "\t" + projectOf(l)
 		}
+		id += "\t" + l.Host
 		size := "-"
 		if l.TranscriptPath != "" {
 			size = fmt.Sprintf("%d KB", (l.TranscriptBytes+1023)/1024)

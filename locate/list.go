@@ -24,6 +24,9 @@ import (
 // Listing describes one session for `hookbin list`.
 type Listing struct {
 	ID string
+	// Host is the host that recorded the session: HostClaudeCode or
+	// HostCodex.
+	Host string
 	// Mode is what the session can render in: full with a transcript,
 	// reconstructed from claude-mem's records alone.
 	Mode           ident.Mode
@@ -38,6 +41,7 @@ type Listing struct {
 	FirstPrompt  string
 	LastActivity time.Time
 	// Stored says claude-mem holds the session; the counts are its rows.
+	// A Codex thread's Prompts counts its rollout's prompts.
 	Stored                           bool
 	Prompts, Observations, Summaries int
 	TranscriptBytes                  int64
@@ -135,6 +139,11 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 			}
 		}
 	}
+	for _, l := range codexListings(ctx, env, projectDir) {
+		if _, ok := byID[l.ID]; !ok { // a Claude Code transcript of the id wins
+			byID[l.ID], when[l.ID] = &l, &times{}
+		}
+	}
 	if dbPath == "" {
 		dbPath = env.DBPath()
 	}
@@ -183,6 +192,9 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 			plural(skipped, "file"))}, notes...)
 	}
 	for _, l := range byID {
+		if l.Host == "" {
+			l.Host = HostClaudeCode
+		}
 		out = append(out, *l)
 	}
 	slices.SortFunc(out, func(a, b Listing) int {

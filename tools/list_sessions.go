@@ -23,7 +23,7 @@ const (
 	maxSessionPage     = 200
 )
 
-const listSessionsDesc = `Lists the Claude Code sessions of a project, newest first: each session's id, the mode its bottle renders in (full: the transcript exists; reconstructed: only claude-mem's records are left), its last activity, turns, claude-mem observations, whether a bottle has been written, and its first prompt (private text removed, at most 100 characters).
+const listSessionsDesc = `Lists the sessions of a project, Claude Code's and Codex's, newest first: each session's id, the host that recorded it (claude-code or codex), the mode its bottle renders in (full: the transcript exists; reconstructed: only claude-mem's records are left), its last activity, turns, claude-mem observations, whether a bottle has been written, and its first prompt (private text removed, at most 100 characters).
 
 Use it to find a past session to search (search_history with its session_id), expand, or pick up (the continue_session prompt). project defaults to the server's working directory; the footer names the next offset when there are more.
 
@@ -125,6 +125,8 @@ func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *
 		}
 		turns := "? turns"
 		switch {
+		case l.Host == locate.HostCodex:
+			turns = plural(l.Prompts, "turn")
 		case l.TranscriptPath != "":
 			if p, msg := confineTranscript(d.Env, l.TranscriptPath); msg == "" {
 				if n, ok := d.storedPrompts(ctx, l.ID, p); ok {
@@ -154,7 +156,7 @@ func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *
 		if first == "" {
 			first = "(no prompt recorded)"
 		}
-		fmt.Fprintf(&b, "- %s · %s · %s · %s · %s · %s — %s\n", l.ID, l.Mode, when, turns, obs, bottle, oneLine(first))
+		fmt.Fprintf(&b, "- %s · %s · %s · %s · %s · %s · %s — %s\n", l.ID, l.Host, l.Mode, when, turns, obs, bottle, oneLine(first))
 	}
 	writeNotes(&b, notes)
 	b.WriteString(sessionsFooter(dir, offset, end, len(list)))

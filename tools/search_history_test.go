@@ -409,9 +409,9 @@ func TestListSessions(t *testing.T) {
 	c := newClient(t, f.deps)
 	got := wantOK(t, call(t, c, "list_sessions", nil))
 	wantContains(t, got,
-		"- "+sidA+" · full · last active 2026-01-05 10:",
+		"- "+sidA+" · claude-code · full · last active 2026-01-05 10:",
 		" · 2 turns · 1 observation · no bottle — Please fix the flaky widget test. thanks\n",
-		"- "+sidB+" · reconstructed · ",
+		"- "+sidB+" · claude-code · reconstructed · ",
 		" · 1 turn · 1 observation · no bottle — stored prompt about the zebra crossing\n",
 		"[sessions 1–2 of 2 · end of list")
 	if strings.Contains(got, "PRIV") || strings.Contains(got, sidC) {
