@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -241,5 +242,33 @@ func TestCodexStalePointer(t *testing.T) {
 	}
 	if got := w.lastOutcome(t); !strings.Contains(got, "not refreshed (disk on fire)") {
 		t.Errorf("log %q", got)
+	}
+}
+
+// TestCodexList: "hookbin list" shows the Codex threads beside Claude
+// Code's sessions, newest first, with each session's host and, over more
+// than one project, the thread's working directory as its project.
+func TestCodexList(t *testing.T) {
+	const id = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	w := newCodexWorld(t, id, codexFixture(t, "compact_mid_turn.jsonl"))
+	if err := os.MkdirAll(filepath.Join(w.config, "projects"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w.transcript(t, "cccccccc-0000-4000-8000-000000000001", "basic")
+	out, _ := w.hook(t, "list", "")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !slices.Equal(strings.Fields(lines[0])[:3], []string{"SESSION", "PROJECT", "HOST"}) || !strings.HasPrefix(lines[1], id) {
+		t.Fatalf("two sessions of two projects with a HOST column, the newer first:\n%s", out)
+	}
+	hosts := map[string]string{}
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		hosts[f[0]] = f[1] + " " + f[2]
+	}
+	if got := hosts[id]; got != "/sandbox/work codex" {
+		t.Errorf("the Codex thread's project and host: %q\n%s", got, out)
+	}
+	if got := hosts["cccccccc-0000-4000-8000-000000000001"]; !strings.HasSuffix(got, " claude-code") {
+		t.Errorf("the Claude Code session's host: %q\n%s", got, out)
 	}
 }

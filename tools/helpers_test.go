@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -179,7 +180,8 @@ func wantContains(t testing.TB, s string, subs ...string) {
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
 
 // addCodexRollout copies host/codex/testdata/<name> under the fixture's
-// $CODEX_HOME as the rollout of thread id, and returns its path.
+// $CODEX_HOME as the rollout of thread id, recorded in the fixture's
+// working directory, and returns its path.
 func (f *fixture) addCodexRollout(t testing.TB, id, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "host", "codex", "testdata", name))
@@ -192,7 +194,7 @@ func (f *fixture) addCodexRollout(t testing.TB, id, name string) string {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, data, 0o600); err != nil {
+	if err := os.WriteFile(p, bytes.ReplaceAll(data, []byte("/sandbox/work"), []byte(f.cwd)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p

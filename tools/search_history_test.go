@@ -404,6 +404,20 @@ func TestExpandSummary(t *testing.T) {
 	}
 }
 
+// TestListSessionsCodex: the project's Codex threads are listed beside its
+// Claude Code sessions, newest first across both, each naming its host.
+func TestListSessionsCodex(t *testing.T) {
+	f := searchFixture(t)
+	const thread = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	f.addCodexRollout(t, thread, "compact_mid_turn.jsonl")
+	got := wantOK(t, call(t, newClient(t, f.deps), "list_sessions", nil))
+	wantContains(t, got,
+		"newest first: 3.\n- "+thread+" · codex · full · last active 2026-12-04 06:17 · ",
+		" · 1 turn · no claude-mem records · no bottle — BIG_USAGE CALL_SHELL: echo midturn\n",
+		"\n- "+sidA+" · claude-code · full · ",
+		"[sessions 1–3 of 3 · end of list")
+}
+
 func TestListSessions(t *testing.T) {
 	f := searchFixture(t)
 	c := newClient(t, f.deps)
