@@ -375,5 +375,5 @@ func TestDepthLimit(t *testing.T) {
 }
 
 // lineCmp lets cmp.Diff show digest lines, whose forms are cached in
-// unexported fields.
-var lineCmp = cmp.AllowUnexported(digest.Line{})
+// unexported fields (of the line and of its pieces).
+var lineCmp = cmp.Exporter(func(t reflect.Type) bool { return t.PkgPath() == reflect.TypeFor[digest.Line]().PkgPath() })
