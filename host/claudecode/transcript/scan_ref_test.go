@@ -59,6 +59,10 @@ type refBlock struct {
 	IsError   bool            `json:"is_error"`
 }
 
+// refKinds are the kinds of the entries the reader applies; it skips
+// the other known types (recNone).
+var refKinds = map[string]recKind{"user": recUser, "assistant": recAssistant, "system": recSystem}
+
 // refRecord decodes one non-blank line with encoding/json into the record
 // the scanner makes of it. Its tool results carry their content (raw),
 // flattened text and persisted output as the reader has them when it
@@ -74,16 +78,9 @@ func refRecord(line []byte, torn bool) lineRec {
 	if !knownTypes[l.Type] {
 		return lineRec{kind: recUnknown}
 	}
-	var r lineRec
-	switch l.Type {
-	case "user":
-		r.kind = recUser
-	case "assistant":
-		r.kind = recAssistant
-	case "system":
-		r.kind = recSystem
-	default:
-		return lineRec{kind: recNone}
+	r := lineRec{kind: refKinds[l.Type]}
+	if r.kind == recNone {
+		return r
 	}
 	if l.IsSidechain {
 		r.sidechain = true
