@@ -431,6 +431,13 @@ launcher() {
 	mkdir -p "$WORK/empty"
 	printf 'package main\n\nfunc main() {}\n' >"$WORK/empty/main.go"
 	(cd "$WORK/empty" && GO111MODULE=off go build -o "$WORK/bin/empty" main.go)
+	# The floor of pre-tool-use through the launcher: the same launcher
+	# running an empty Go program in pretooluse's place.
+	local floor=$WORK/floorplugin
+	mkdir -p "$floor/bin" "$floor/libexec/$arch"
+	cp "$ROOT/plugin/bin/bottle-run" "$floor/bin/"
+	cp "$HOOKBIN" "$floor/libexec/$arch/"
+	cp "$WORK/bin/empty" "$floor/libexec/$arch/pretooluse"
 	env $(hookenv "$home") sh "$plugin/bin/bottle-run" hookbin pre-tool-use <"$home/read-bottle.json" | grep -q '"permissionDecision":"allow"' ||
 		{ echo "pre-tool-use did not allow the Read of a bottle" >&2; exit 1; }
 	python3 "$WORK/timeit.py" "$HOOK_N" \
@@ -442,7 +449,8 @@ launcher() {
 		"hookbin pre-tool-use" "$(hookenv "$home") $HOOKBIN pre-tool-use" "$home/read-bottle.json" \
 		"pre-tool-use" "$(hookenv "$home") $WORK/bin/pretooluse" "$home/read-bottle.json" \
 		"launcher pre-tool-use" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin pre-tool-use" "$home/read-bottle.json" \
-		"launcher pre-tool-use (other Read)" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin pre-tool-use" "$home/read-other.json" >"$WORK/launcher.json"
+		"launcher pre-tool-use (other Read)" "$(hookenv "$home") sh $plugin/bin/bottle-run hookbin pre-tool-use" "$home/read-other.json" \
+		"launcher floor (an empty Go program as pretooluse)" "$(hookenv "$home") sh $floor/bin/bottle-run hookbin pre-tool-use" "$home/read-bottle.json" >"$WORK/launcher.json"
 	python3 "$WORK/table.py" "$WORK/launcher.json" --version
 	python3 - "$WORK/launcher.json" <<'EOF'
 import json, sys
@@ -453,7 +461,8 @@ for cmd in ("--version", "session-start", "pre-tool-use"):
     print(f"launcher overhead on {cmd}: {d:+.2f} ms (medians {r['launcher ' + cmd]['median']:.2f} vs {r[cmd]['median']:.2f} ms; target <= 5 ms)")
 for cmd in ("launcher pre-tool-use", "launcher pre-tool-use (other Read)"):
     print(f"{cmd}: median {r[cmd]['median']:.2f} ms per call (target <= 5 ms: it runs on every Read); "
-          f"hookbin pre-tool-use {r['hookbin pre-tool-use']['median']:.2f} ms, an empty Go program {r['empty Go program']['median']:.2f} ms")
+          f"hookbin pre-tool-use {r['hookbin pre-tool-use']['median']:.2f} ms, an empty Go program {r['empty Go program']['median']:.2f} ms, "
+          f"the launcher running an empty Go program {r['launcher floor (an empty Go program as pretooluse)']['median']:.2f} ms")
 EOF
 }
 

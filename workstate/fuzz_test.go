@@ -20,7 +20,7 @@ func FuzzExitCode(f *testing.F) {
 		if !ok {
 			return
 		}
-		m := exitCode.FindStringSubmatch(privacy.Strip(result))
+		m := exitCode().FindStringSubmatch(privacy.Strip(result))
 		if m == nil || m[1] != code {
 			t.Fatalf("leadingExitCode(%q) = %q, exitCode in the stripped result %q finds %q", head, code, result, m)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"bottle/internal/shown"
 	"bottle/privacy"
@@ -83,36 +84,44 @@ func (b *Builder) ReadOptions(id string) *session.ReadOptions {
 }
 
 // checkCommand matches the first words of the test, build and lint
-// commands the Checks line follows.
-var checkCommand = regexp.MustCompile(`^(?:(?:go (?:test|build|vet))|(?:(?:npm|pnpm|yarn|bun) (?:run )?(?:test|build|lint|check|typecheck))|` +
-	`(?:cargo (?:test|build|check|clippy))|(?:make(?: (?:test|build|check|lint|all))?$)|(?:make (?:test|build|check|lint))|` +
-	`pytest|(?:python3? -m (?:pytest|unittest|mypy))|mypy|ruff|tox|` +
-	`(?:mise run)|golangci-lint|staticcheck|eslint|tsc|vitest|jest|(?:npx (?:tsc|eslint|vitest|jest|prettier))|` +
-	`(?:\./)?gradlew?|mvn|(?:dotnet (?:test|build))|(?:mix test)|(?:bundle exec (?:rspec|rake))|rspec|(?:swift (?:test|build)))\b`)
+// commands the Checks line follows. This file's regexps compile on first
+// use: every hookbin start initialises this package, and most (--version,
+// a hook with nothing to render) never build a working state.
+var checkCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?:go (?:test|build|vet))|(?:(?:npm|pnpm|yarn|bun) (?:run )?(?:test|build|lint|check|typecheck))|` +
+		`(?:cargo (?:test|build|check|clippy))|(?:make(?: (?:test|build|check|lint|all))?$)|(?:make (?:test|build|check|lint))|` +
+		`pytest|(?:python3? -m (?:pytest|unittest|mypy))|mypy|ruff|tox|` +
+		`(?:mise run)|golangci-lint|staticcheck|eslint|tsc|vitest|jest|(?:npx (?:tsc|eslint|vitest|jest|prettier))|` +
+		`(?:\./)?gradlew?|mvn|(?:dotnet (?:test|build))|(?:mix test)|(?:bundle exec (?:rspec|rake))|rspec|(?:swift (?:test|build)))\b`)
+})
 
 // exitCode finds the status Claude Code's Bash tool reports for a failed
 // command ("Exit code 2").
-var exitCode = regexp.MustCompile(`(?m)^Exit code (\d+)`)
+var exitCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Exit code (\d+)`) })
 
 // gitCommit finds the summary line git prints for a commit:
 // "[main c2b0273] subject" (or "[main (root-commit) c2b0273] subject").
-var gitCommit = regexp.MustCompile(`(?m)^\[[^\]\n]*?([0-9a-f]{7,40})\] (.+)$`)
+var gitCommit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\[[^\]\n]*?([0-9a-f]{7,40})\] (.+)$`) })
 
 // gitTrailer matches a line of a commit message that is a git trailer with
 // a hyphenated key ("Co-Authored-By: …", "Signed-off-by: …"): a single word
 // before a colon is as often prose ("Note: …").
-var gitTrailer = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: +\S.*)$`)
+var gitTrailer = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: +\S.*)$`)
+})
 
 // gitPushRef finds the ref lines git push prints for a branch it updated:
 // "   36ff9a9..c2b0273  main -> main" (a forced update "+ a...b") or
 // " * [new branch]      topic -> topic".
-var gitPushRef = regexp.MustCompile(`(?m)^[ \t]*(?:[+]?[ \t]*([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\*[ \t]+\[new branch\])[ \t]+(\S+)[ \t]+->[ \t]+(\S+)`)
+var gitPushRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:[+]?[ \t]*([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})|\*[ \t]+\[new branch\])[ \t]+(\S+)[ \t]+->[ \t]+(\S+)`)
+})
 
 // pushed is what a git push's output says it updated, "c2b0273 to main" or
 // "topic (new branch)", read from its last ref line; "" when it updated
 // none ("Everything up-to-date", a rejected or deleted ref).
 func pushed(out string) string {
-	ms := gitPushRef.FindAllStringSubmatch(out, -1)
+	ms := gitPushRef().FindAllStringSubmatch(out, -1)
 	if ms == nil {
 		return ""
 	}
@@ -125,7 +134,9 @@ func pushed(out string) string {
 
 // reviewURL finds the address of a pull (GitHub) or merge (GitLab) request
 // that gh pr create or glab mr create prints.
-var reviewURL = regexp.MustCompile(`https?://[^\s/]+/[^\s]+?/(?:pull|-/merge_requests|merge_requests)/\d+`)
+var reviewURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`https?://[^\s/]+/[^\s]+?/(?:pull|-/merge_requests|merge_requests)/\d+`)
+})
 
 // stateTrailers bounds the trailers the Commits line names.
 const stateTrailers = 2
@@ -139,7 +150,7 @@ func commitTrailers(cmd string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range gitTrailer.FindAllStringSubmatch(body, -1) {
+	for _, m := range gitTrailer().FindAllStringSubmatch(body, -1) {
 		t := shown.Line(strings.TrimRight(m[1], " \t\"'\\"), stateItemMax)
 		if t != "" && !slices.Contains(out, t) {
 			if out = append(out, t); len(out) == stateTrailers {
@@ -315,7 +326,7 @@ func (s *Builder) command(raw string, d *session.ToolDetail, result func() strin
 		return
 	}
 	if strings.Contains(cmd, "git commit") {
-		if m := gitCommit.FindStringSubmatch(str(result())); m != nil {
+		if m := gitCommit().FindStringSubmatch(str(result())); m != nil {
 			s.commits = append(s.commits, m[1][:7]+" "+shown.Line(m[2], stateItemMax)+" ["+id()+"]")
 			s.trailers = commitTrailers(str(raw))
 		}
@@ -327,7 +338,7 @@ func (s *Builder) command(raw string, d *session.ToolDetail, result func() strin
 	}
 	if strings.Contains(cmd, "gh pr create") || strings.Contains(cmd, "glab mr create") {
 		// A request that exists already is named in the error.
-		if u := reviewURL.FindString(str(result())); u != "" {
+		if u := reviewURL().FindString(str(result())); u != "" {
 			u = shown.Line(u, stateItemMax)
 			if !slices.ContainsFunc(s.reviews, func(x string) bool { return strings.HasPrefix(x, u+" ") }) {
 				s.reviews = append(s.reviews, u+" ["+id()+"]")
@@ -347,7 +358,7 @@ func (s *Builder) command(raw string, d *session.ToolDetail, result func() strin
 		outcome = "failed"
 		if code, ok := leadingExitCode(d.ResultStart(64)); ok {
 			outcome = "exit " + code
-		} else if m := exitCode.FindStringSubmatch(str(result())); m != nil {
+		} else if m := exitCode().FindStringSubmatch(str(result())); m != nil {
 			outcome = "exit " + m[1]
 		}
 	}
@@ -556,7 +567,7 @@ func startsAsCheck(cmd string) bool {
 }
 
 // isCheck reports whether cmd is one of the checks the Checks line follows.
-func isCheck(cmd string) bool { return startsAsCheck(cmd) && checkCommand.MatchString(cmd) }
+func isCheck(cmd string) bool { return startsAsCheck(cmd) && checkCommand().MatchString(cmd) }
 
 // check is isCheck(cmd), the pattern run once per command: a session
 // runs its checks again and again.
@@ -569,7 +580,7 @@ func (s *Builder) check(cmd string) bool {
 		if s.isCheck == nil {
 			s.isCheck = map[string]bool{}
 		}
-		ok = checkCommand.MatchString(cmd)
+		ok = checkCommand().MatchString(cmd)
 		s.isCheck[cmd] = ok
 	}
 	return ok
@@ -629,10 +640,10 @@ func taskNumber(result string) string {
 type listedTask struct{ n, status, subject string }
 
 // taskLine matches a line of TaskList's result.
-var taskLine = regexp.MustCompile(`^#(\S+) \[([a-z_]+)\] (.+)$`)
+var taskLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#(\S+) \[([a-z_]+)\] (.+)$`) })
 
 // taskBlocked matches the note of the tasks blocking a listed task.
-var taskBlocked = regexp.MustCompile(` \[blocked by [^\]]*\]$`)
+var taskBlocked = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \[blocked by [^\]]*\]$`) })
 
 // taskList reads TaskList's result: the tasks it lists, an empty list for
 // "No tasks found", nil for anything else.
@@ -640,8 +651,8 @@ func taskList(result string) []listedTask {
 	list := []listedTask{}
 	for l := range strings.Lines(result) {
 		l = strings.TrimSpace(l)
-		if m := taskLine.FindStringSubmatch(l); m != nil {
-			list = append(list, listedTask{n: m[1], status: m[2], subject: taskBlocked.ReplaceAllString(m[3], "")})
+		if m := taskLine().FindStringSubmatch(l); m != nil {
+			list = append(list, listedTask{n: m[1], status: m[2], subject: taskBlocked().ReplaceAllString(m[3], "")})
 		}
 	}
 	if len(list) == 0 && !strings.HasPrefix(strings.TrimSpace(result), "No tasks") {

@@ -53,7 +53,7 @@ func TestPushedAndReviews(t *testing.T) {
 		{"https://github.com/o/r/pull/new/topic", ""},
 	}
 	for _, tt := range review {
-		if got := reviewURL.FindString(tt.out); got != tt.want {
+		if got := reviewURL().FindString(tt.out); got != tt.want {
 			t.Errorf("reviewURL in %q = %q, want %q", tt.out, got, tt.want)
 		}
 	}
@@ -99,7 +99,7 @@ func TestIsCheck(t *testing.T) {
 		"dotnet test", "mix test", "bundle exec rspec", "rspec spec", "swift test", "git status", "ls -la", "", "gotest", "tscx",
 	}
 	for _, c := range cmds {
-		if got, want := isCheck(c), checkCommand.MatchString(c); got != want {
+		if got, want := isCheck(c), checkCommand().MatchString(c); got != want {
 			t.Errorf("isCheck(%q) = %v, checkCommand says %v", c, got, want)
 		}
 	}

@@ -1,10 +1,12 @@
 package transcript
 
-// The reader as it was before the scanner: json.Unmarshal of every line
-// into narrow structs. Tests compare the scanner against it.
+// The reference for the scanner: every line decoded with encoding/json
+// into the record the scanner makes of it (refRecord). Tests compare the
+// two line by line and field by field (checkRecords), and compare whole
+// transcripts read by the reader with the reference records applied, one
+// line at a time, by the reader's own parser (refRead).
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,14 +14,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"testing"
 	"time"
 
-	"bottle/render/digest"
+	"github.com/google/go-cmp/cmp"
+
+	"bottle/internal/jsonscan"
 )
 
-// line is the narrow shape of a transcript line the reader decodes. Unknown
-// fields are ignored; toolUseResult (often the largest field) is kept raw,
-// read only for a persisted output.
+// refLine is the narrow shape of a transcript line. Unknown fields are
+// ignored; toolUseResult is kept raw, read only for a persisted output.
 type refLine struct {
 	Type             string          `json:"type"`
 	Subtype          string          `json:"subtype"`
@@ -55,383 +59,107 @@ type refBlock struct {
 	IsError   bool            `json:"is_error"`
 }
 
-// refRead reads a transcript line by line with encoding/json, as o says.
-func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
-	if o == nil {
-		o = &ReadOptions{}
-	}
-	firstPrompt := o.UntilFirstPrompt
-	p := newRefParser(!o.NoDigests)
-	p.capture, p.session = o.Capture, o.Session
-	if o.Observe != nil && o.CaptureTools != nil {
-		p.captureTool, p.observe = o.CaptureTools, o.Observe
-	}
-	br := bufio.NewReaderSize(r, 256<<10)
-	if mark, _ := br.Peek(3); string(mark) == "\xef\xbb\xbf" {
-		br.Discard(3) // a byte-order mark before the first line
-	}
-	var buf []byte
-	for {
-		data, torn, oversized, err := refReadLine(br, &buf)
-		if len(data) > 0 || oversized {
-			p.t.Diag.Lines++
-		}
-		if oversized {
-			p.t.Diag.Oversized++
-		} else if len(bytes.TrimSpace(data)) > 0 {
-			p.line(data, torn)
-			if firstPrompt && p.t.Prompts > 0 {
-				break
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read transcript: %w", err)
-		}
-	}
-	p.finish()
-	p.t.Captured = p.capture
-	return p.t, nil
-}
+// refKinds are the kinds of the entries the reader applies; it skips
+// the other known types (recNone).
+var refKinds = map[string]recKind{"user": recUser, "assistant": recAssistant, "system": recSystem}
 
-// readLine returns the next line without its newline. torn is set when the
-// line ended at EOF without a newline. Lines over MaxLineBytes are discarded.
-func refReadLine(br *bufio.Reader, buf *[]byte) (data []byte, torn, oversized bool, err error) {
-	*buf = (*buf)[:0]
-	for {
-		chunk, e := br.ReadSlice('\n')
-		if !oversized {
-			if len(*buf)+len(chunk) > MaxLineBytes+1 {
-				oversized = true
-				*buf = (*buf)[:0]
-			} else {
-				*buf = append(*buf, chunk...)
-			}
-		}
-		if e == bufio.ErrBufferFull {
-			continue
-		}
-		if e != nil {
-			if oversized {
-				return nil, false, true, e
-			}
-			return *buf, len(*buf) > 0, false, e
-		}
-		if oversized {
-			return nil, false, true, nil
-		}
-		return bytes.TrimSuffix(*buf, []byte{'\n'}), false, false, nil
-	}
-}
-
-type refParser struct {
-	t        *Transcript
-	digests  bool
-	session  string // ReadOptions.Session
-	seen     map[[16]byte]struct{}
-	msgs     map[string]int // assistant message.id -> index of its event
-	blocks   map[string]map[string]struct{}
-	tools    map[string]int // tool_use id -> index into t.Tools
-	pending  map[string]refPendingCall
-	lastWasC bool // the previous rendered event was a compaction
-	capture  map[int]*ToolDetail
-	// captureTool picks the calls observe takes.
-	captureTool func(name string) bool
-	observe     func(i int, d *ToolDetail, result func() string)
-}
-
-// refPendingCall keeps a tool_use's input until its result arrives.
-type refPendingCall struct {
-	input    json.RawMessage
-	observed bool
-}
-
-func newRefParser(digests bool) *refParser {
-	return &refParser{
-		t:       &Transcript{},
-		digests: digests,
-		seen:    make(map[[16]byte]struct{}),
-		msgs:    make(map[string]int),
-		blocks:  make(map[string]map[string]struct{}),
-		tools:   make(map[string]int),
-		pending: make(map[string]refPendingCall),
-	}
-}
-
-func (p *refParser) line(data []byte, torn bool) {
+// refRecord decodes one non-blank line with encoding/json into the record
+// the scanner makes of it. Its tool results carry their content (raw),
+// flattened text and persisted output as the reader has them when it
+// applies the line; they have no offsets into the line.
+func refRecord(line []byte, torn bool) lineRec {
 	var l refLine
-	if err := json.Unmarshal(data, &l); err != nil {
+	if json.Unmarshal(line, &l) != nil {
 		if torn {
-			p.t.Diag.TornTail = true
-		} else {
-			p.t.Diag.Malformed++
+			return lineRec{kind: recTorn}
 		}
-		return
+		return lineRec{kind: recMalformed}
 	}
 	if !knownTypes[l.Type] {
-		p.t.Diag.UnknownTypes++
-		return
+		return lineRec{kind: recUnknown}
 	}
-	p.t.Diag.Entries++
-	switch l.Type {
-	case "user", "assistant", "system":
-	default:
-		return
+	r := lineRec{kind: refKinds[l.Type]}
+	if r.kind == recNone {
+		return r
 	}
 	if l.IsSidechain {
-		p.t.Diag.Sidechain++
-		return
+		r.sidechain = true
+		return r
 	}
 	if l.UUID != "" {
-		k := refUUIDKey(l.UUID)
-		if _, dup := p.seen[k]; dup {
-			p.t.Diag.Duplicates++
-			return
-		}
-		p.seen[k] = struct{}{}
+		r.hasUUID, r.uuid = true, refUUIDKey(l.UUID)
 	}
-	ts := parseTime(l.Timestamp)
-	if p.t.SessionID == "" && l.SessionID != "" {
-		p.t.SessionID = l.SessionID
-	}
-	if p.session != "" && l.SessionID == p.session {
-		p.t.HasSession = true
-	}
-	if p.t.Cwd == "" && l.Cwd != "" {
-		p.t.Cwd = l.Cwd
-	}
-	if !ts.IsZero() {
-		if p.t.Started.IsZero() || ts.Before(p.t.Started) {
-			p.t.Started = ts
-		}
-		if ts.After(p.t.Last) {
-			p.t.Last = ts
-		}
-	}
-	switch l.Type {
-	case "system":
+	r.sessionID, r.cwd = refRawString(l.SessionID), refRawString(l.Cwd)
+	r.ts = parseTime(l.Timestamp)
+	switch r.kind {
+	case recSystem:
 		if l.Subtype == "compact_boundary" {
-			trigger := ""
+			r.boundary = true
 			if l.CompactMetadata != nil {
-				trigger = l.CompactMetadata.Trigger
+				r.trigger = l.CompactMetadata.Trigger
 			}
-			p.compaction(ts, trigger)
 		}
-	case "user":
-		p.user(&l, ts)
-	case "assistant":
-		p.assistant(&l, ts)
-	}
-}
-
-func (p *refParser) emit(e Event) {
-	p.t.Events = append(p.t.Events, e)
-	p.lastWasC = e.Kind == EvCompaction
-}
-
-func (p *refParser) compaction(ts time.Time, trigger string) {
-	p.t.Compactions++
-	if p.lastWasC {
-		return
-	}
-	p.emit(Event{Kind: EvCompaction, Time: ts, Text: trigger})
-}
-
-func (p *refParser) user(l *refLine, ts time.Time) {
-	if l.IsCompactSummary {
-		// A boundary normally precedes the summary; without one the summary
-		// alone marks the compaction.
-		p.compaction(ts, "")
-		return
-	}
-	var m refMessage
-	if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
-		p.t.Diag.Malformed++
-		p.t.Diag.Entries--
-		return
-	}
-	c := refParseUserContent(m.Content)
-	if c.bad {
-		p.t.Diag.Malformed++
-		p.t.Diag.Entries--
-		return
-	}
-	if len(c.results) > 0 {
-		if r := &c.results[0]; len(c.results) == 1 && len(l.ToolUseResult) > 0 {
+	case recUser:
+		r.meta, r.summary = l.IsMeta, l.IsCompactSummary
+		if r.summary {
+			return r
+		}
+		var m refMessage
+		if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
+			r.bad = true
+			return r
+		}
+		r.content = refParseUserContent(m.Content)
+		r.bad = r.content.bad
+		if res := r.content.results; len(res) == 1 && len(l.ToolUseResult) > 0 {
 			var body string
-			if json.Unmarshal(r.raw, &body) == nil && strings.HasPrefix(body, "<persisted-output>") {
-				r.persisted = l.ToolUseResult
+			if json.Unmarshal(res[0].raw, &body) == nil && strings.HasPrefix(body, "<persisted-output>") {
+				res[0].persisted = l.ToolUseResult
 			}
 		}
-		for _, r := range c.results {
-			p.result(r, ts)
+	case recAssistant:
+		var m refMessage
+		if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
+			r.bad = true
+			return r
 		}
-		for _, txt := range c.texts {
-			if isInterrupt(txt) {
-				p.emit(Event{Kind: EvInterrupt, Time: ts})
-				continue
-			}
-			if isBlank(txt) {
-				continue
-			}
-			if msgs := senderMessages(txt); msgs != nil {
-				for _, m := range msgs {
-					p.t.TextBytes += len(m.text)
-					p.emit(Event{Kind: EvMidTurn, Time: ts, Text: m.text, From: m.from})
-				}
-				continue
-			}
-			p.t.TextBytes += len(txt)
-			p.emit(Event{Kind: EvMidTurn, Time: ts, Text: txt})
+		if m.Model == "<synthetic>" {
+			r.synthetic = true
+			return r
 		}
-		return
-	}
-	if msgs := senderMessages(strings.Join(c.texts, "\n\n")); msgs != nil {
-		for i, m := range msgs {
-			ev := Event{Kind: EvMidTurn, Time: ts, Text: m.text, From: m.from}
-			if i == 0 {
-				ev.Kind, ev.IDE = EvPrompt, c.ide
-				p.t.Prompts++
+		r.msgID = m.ID
+		if r.msgID == "" {
+			r.msgID = "uuid:" + l.UUID
+		}
+		var blocks []refBlock
+		if json.Unmarshal(m.Content, &blocks) != nil {
+			var s string
+			if json.Unmarshal(m.Content, &s) != nil {
+				r.contentBad = true
+				return r
 			}
-			p.t.TextBytes += len(ev.Text)
-			p.emit(ev)
+			blocks = []refBlock{{Type: "text", Text: s}}
 		}
-		return
-	}
-	if l.IsMeta {
-		return
-	}
-	ev, ok := classify(c)
-	if !ok {
-		if len(c.ide) > 0 {
-			p.emit(Event{Kind: EvIDE, Time: ts, IDE: c.ide})
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				r.blocks = append(r.blocks, asstBlock{text: b.Text})
+			case "tool_use":
+				r.blocks = append(r.blocks, asstBlock{tool: true, id: b.ID, name: b.Name, input: b.Input})
+			}
 		}
-		return
 	}
-	if ev.Kind == EvPrompt {
-		ev.IDE = c.ide
-	}
-	ev.Time = ts
-	p.t.TextBytes += len(ev.Text)
-	if ev.Kind == EvPrompt {
-		p.t.Prompts++
-	}
-	p.emit(ev)
+	return r
 }
 
-func (p *refParser) assistant(l *refLine, ts time.Time) {
-	var m refMessage
-	if len(l.Message) == 0 || json.Unmarshal(l.Message, &m) != nil {
-		p.t.Diag.Malformed++
-		p.t.Diag.Entries--
-		return
+// refRawString is s as the content of a JSON string, as the record keeps
+// the session and working directory (undecoded).
+func refRawString(s string) []byte {
+	if s == "" {
+		return nil
 	}
-	if m.Model == "<synthetic>" {
-		return
-	}
-	var blocks []refBlock
-	if json.Unmarshal(m.Content, &blocks) != nil {
-		var s string
-		if json.Unmarshal(m.Content, &s) != nil {
-			p.t.Diag.Malformed++
-			p.t.Diag.Entries--
-			return
-		}
-		blocks = []refBlock{{Type: "text", Text: s}}
-	}
-	id := m.ID
-	if id == "" {
-		id = "uuid:" + l.UUID
-	}
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			if isBlank(b.Text) {
-				continue
-			}
-			seen := p.blocks[id]
-			if seen == nil {
-				seen = make(map[string]struct{})
-				p.blocks[id] = seen
-			}
-			if _, dup := seen[b.Text]; dup {
-				continue
-			}
-			seen[b.Text] = struct{}{}
-			p.t.TextBytes += len(b.Text)
-			i, ok := p.msgs[id]
-			if !ok {
-				p.emit(Event{Kind: EvAssistant, Time: ts})
-				i = len(p.t.Events) - 1
-				p.msgs[id] = i
-			}
-			p.t.Events[i].Blocks = append(p.t.Events[i].Blocks, b.Text)
-		case "tool_use":
-			if b.ID == "" {
-				continue
-			}
-			if _, dup := p.tools[b.ID]; dup {
-				continue
-			}
-			p.tools[b.ID] = len(p.t.Tools)
-			p.t.Tools = append(p.t.Tools, ToolCall{ID: b.ID, Name: b.Name, Time: ts})
-			observed := p.captureTool != nil && p.captureTool(b.Name)
-			p.pending[b.ID] = refPendingCall{input: append(json.RawMessage(nil), b.Input...), observed: observed}
-			p.t.ToolBytes += len(b.Input)
-			if d, ok := p.capture[len(p.t.Tools)-1]; ok && d == nil {
-				p.capture[len(p.t.Tools)-1] = &ToolDetail{Name: b.Name, Time: ts, Input: append(json.RawMessage(nil), b.Input...)}
-			}
-			p.emit(Event{Kind: EvTool, Time: ts, Tool: len(p.t.Tools) - 1})
-		}
-	}
-}
-
-func (p *refParser) result(r toolResult, ts time.Time) {
-	i, ok := p.tools[r.id]
-	if !ok {
-		return
-	}
-	pc, ok := p.pending[r.id]
-	if !ok {
-		return // a second result for the same call
-	}
-	delete(p.pending, r.id)
-	if p.t.Tools[i].Name == "AskUserQuestion" && !r.isError {
-		if a := digest.Answers(pc.input, r.text); a != "" {
-			p.emit(Event{Kind: EvAnswer, Time: ts, Text: a, Tool: i})
-		}
-	}
-	p.t.ToolBytes += len(r.text)
-	tc := &p.t.Tools[i]
-	tc.HasResult, tc.IsError = true, r.isError
-	if d := p.capture[i]; d != nil {
-		d.HasResult, d.Result, d.IsError = true, r.text, r.isError
-	}
-	if pc.observed {
-		p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input, HasResult: true, IsError: r.isError}, func() string { return r.text })
-	}
-	if p.digests {
-		tc.Line = digestText(new(digest.Call), tc.Name, pc.input, r.text, r.persisted, true, r.isError, p.t.Cwd)
-	}
-}
-
-func (p *refParser) finish() {
-	for i := range p.t.Tools {
-		tc := &p.t.Tools[i]
-		pc, ok := p.pending[tc.ID]
-		if !ok {
-			continue
-		}
-		if p.digests {
-			tc.Line = digestText(new(digest.Call), tc.Name, pc.input, "", nil, false, false, p.t.Cwd)
-		}
-		if pc.observed {
-			p.observe(i, &ToolDetail{Name: tc.Name, Time: tc.Time, Input: pc.input}, func() string { return "" })
-		}
-	}
-	p.pending = nil
+	b, _ := json.Marshal(s)
+	return b[1 : len(b)-1]
 }
 
 func refParseUserContent(raw json.RawMessage) userContent {
@@ -467,7 +195,8 @@ func refParseUserContent(raw json.RawMessage) userContent {
 		case "image", "document":
 			c.images++
 		case "tool_result":
-			c.results = append(c.results, toolResult{id: b.ToolUseID, text: refResultText(b.Content), raw: b.Content, isError: b.IsError})
+			c.results = append(c.results, toolResult{id: b.ToolUseID, isError: b.IsError, content: absent, structured: absent,
+				raw: b.Content, text: refResultText(b.Content), decoded: true})
 		}
 	}
 	return c
@@ -480,7 +209,8 @@ func refTrimJSONSpace(b []byte) []byte {
 	return b
 }
 
-// resultText flattens a tool_result's content (a string or a list of blocks).
+// refResultText flattens a tool_result's content (a string or a list of
+// blocks).
 func refResultText(raw json.RawMessage) string {
 	raw = refTrimJSONSpace(raw)
 	if len(raw) == 0 {
@@ -515,7 +245,8 @@ func refResultText(raw json.RawMessage) string {
 	return b.String()
 }
 
-// refUUIDKey is uuidKey as it was.
+// refUUIDKey is the key of a decoded uuid: the 16 bytes of a canonical
+// UUID, or a hash prefix of anything else.
 func refUUIDKey(s string) [16]byte {
 	var k [16]byte
 	if len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-' {
@@ -528,4 +259,181 @@ func refUUIDKey(s string) [16]byte {
 	copy(k[:], sum[:16])
 	k[6] ^= 0xff // keep hashed keys apart from canonical ones (version nibble)
 	return k
+}
+
+// refLineOf is one line of a transcript as a line-by-line reader sees it.
+type refLineOf struct {
+	no        int    // its number in the transcript, from 1
+	data      []byte // without its newline
+	torn      bool   // the final line, without a newline
+	oversized bool   // longer than MaxLineBytes: skipped
+}
+
+// refLines cuts a transcript into its non-empty lines, after a byte-order
+// mark at its start.
+func refLines(data []byte) []refLineOf {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var out []refLineOf
+	for no := 1; len(data) > 0; no++ {
+		l := refLineOf{no: no, data: data, torn: true}
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l.data, l.torn, data = data[:i], false, data[i+1:]
+		} else {
+			data = nil
+		}
+		limit := MaxLineBytes
+		if l.torn {
+			limit++ // a final line without its newline may be a byte longer
+		}
+		if len(l.data) > 0 {
+			l.oversized = len(l.data) > limit
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// refRead reads a transcript as o says: the reference records, applied in
+// order by the reader's parser, one line at a time and without the
+// digests the scanning workers work out ahead.
+func refRead(r io.Reader, o *ReadOptions) (*Transcript, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	if o == nil {
+		o = &ReadOptions{}
+	}
+	p := newParser(!o.NoDigests)
+	p.capture, p.session = o.Capture, o.Session
+	if o.Observe != nil && o.CaptureTools != nil {
+		p.captureTool, p.observe = o.CaptureTools, o.Observe
+		p.obsText = p.observedText
+	}
+	for _, l := range refLines(data) {
+		c := &chunk{lines: 1}
+		switch {
+		case l.oversized:
+			c.over = 1
+		case len(bytes.TrimSpace(l.data)) == 0:
+		default:
+			if r := refRecord(l.data, l.torn); r.kind == recNone {
+				c.skipped = 1
+			} else {
+				c.recs = []lineRec{r}
+			}
+		}
+		p.apply(c)
+		if o.UntilFirstPrompt && p.t.Prompts > 0 {
+			break
+		}
+	}
+	p.finish()
+	p.t.Captured = p.capture
+	return p.t, nil
+}
+
+// recView is what the reader takes from a line's record, comparable and
+// printable: raw fields as the text they decode to or the JSON they span.
+type recView struct {
+	Kind       string
+	Sidechain  bool
+	UUID       string // the uuid's key, in hex; "" for none
+	SessionID  string
+	Cwd        string
+	Time       time.Time
+	Boundary   bool
+	Trigger    string
+	Summary    bool
+	Meta       bool
+	Bad        bool
+	Texts      []string
+	IDE        []IDEContext
+	Images     int
+	Results    []resultView
+	Synthetic  bool
+	ContentBad bool
+	MsgID      string
+	Blocks     []blockView
+}
+
+type resultView struct {
+	ID        string
+	IsError   bool
+	Content   string // the raw JSON of the result's content
+	Text      string // flattened
+	Persisted string // the line's toolUseResult, for a persisted output
+}
+
+type blockView struct {
+	Tool           bool
+	Text, ID, Name string
+	Input          string // raw JSON
+	HasInput       bool
+}
+
+var recKindNames = [...]string{recNone: "none", recMalformed: "malformed", recTorn: "torn",
+	recUnknown: "unknown", recUser: "user", recAssistant: "assistant", recSystem: "system"}
+
+// viewOf is the view of a record whose tool results carry raw, text and
+// persisted (as refRecord's do, and scannedRecord's).
+func viewOf(r *lineRec) recView {
+	v := recView{
+		Kind: recKindNames[r.kind], Sidechain: r.sidechain,
+		SessionID: jsonscan.Decode(r.sessionID), Cwd: jsonscan.Decode(r.cwd), Time: r.ts,
+		Boundary: r.boundary, Trigger: r.trigger, Summary: r.summary, Meta: r.meta, Bad: r.bad,
+		Texts: r.content.texts, IDE: r.content.ide, Images: r.content.images,
+		Synthetic: r.synthetic, ContentBad: r.contentBad, MsgID: r.msgID,
+	}
+	if r.hasUUID {
+		v.UUID = hex.EncodeToString(r.uuid[:])
+	}
+	for _, res := range r.content.results {
+		v.Results = append(v.Results, resultView{ID: res.id, IsError: res.isError, Content: string(res.raw), Text: res.text, Persisted: string(res.persisted)})
+	}
+	for _, b := range r.blocks {
+		v.Blocks = append(v.Blocks, blockView{Tool: b.tool, Text: b.text, ID: b.id, Name: b.name, Input: string(b.input), HasInput: b.input != nil})
+	}
+	if len(v.Texts) == 0 {
+		v.Texts = nil
+	}
+	if len(v.IDE) == 0 {
+		v.IDE = nil
+	}
+	return v
+}
+
+// scannedRecord scans a line into r, and decodes its tool results as the
+// reader does before applying them: content and toolUseResult cut from
+// the line at the offsets the scanner found, content flattened.
+func scannedRecord(s *lineScanner, line []byte, torn bool, r *lineRec) {
+	s.parseLine(line, torn, r)
+	for i := range r.content.results {
+		res := &r.content.results[i]
+		if res.content.a >= 0 {
+			res.raw = line[res.content.a:res.content.b]
+			if res.structured.a >= 0 && persistedPreview(res.raw) {
+				res.persisted = line[res.structured.a:res.structured.b]
+			}
+		}
+		res.text, res.decoded = s.resultText(res.content), true
+	}
+}
+
+// checkRecords compares the scanner's record of each line of data with
+// the reference's, and reports the first line that differs and how.
+func checkRecords(t *testing.T, name string, data []byte) {
+	t.Helper()
+	var s lineScanner
+	var got lineRec // reused, as the reader reuses its records
+	for _, l := range refLines(data) {
+		if l.oversized || len(bytes.TrimSpace(l.data)) == 0 {
+			continue
+		}
+		want := refRecord(l.data, l.torn)
+		scannedRecord(&s, l.data, l.torn, &got)
+		if d := cmp.Diff(viewOf(&want), viewOf(&got)); d != "" {
+			t.Fatalf("%s: line %d %.200q: record differs from encoding/json's (-want +got):\n%s", name, l.no, l.data, d)
+		}
+	}
 }

@@ -22,9 +22,10 @@ import (
 	"bottle/render/digest"
 )
 
-// The scanner must read every transcript exactly as the json.Unmarshal
-// reader it replaced (scan_ref_test.go): same events, tools, digests and
-// diagnostics, for valid and invalid input alike.
+// The scanner must make of every line the record encoding/json makes of it
+// (scan_ref_test.go), for valid and invalid input alike; and the reader
+// must read every transcript as the reference records, applied line by
+// line, read it: same events, tools, digests and diagnostics.
 
 // scanCases are lines that probe encoding/json's corners.
 var scanCases = []string{
@@ -153,9 +154,15 @@ func withScanSettings(size int, avx2 bool, f func(rd reader)) {
 	f(reader{chunkSize: size})
 }
 
-// checkSame compares the scanner with the reference reader on data.
+// checkSame compares the scanner with the reference on data: each line's
+// record, then the whole transcript read in chunks, scanned in parallel
+// and digested ahead by the workers, with the reference records applied
+// one line at a time (which catches what no single record shows: lines
+// cut across chunks, the order chunks are applied in, the workers'
+// digests, inputs kept past their chunk's buffer).
 func checkSame(t *testing.T, rd reader, name string, data []byte) {
 	t.Helper()
+	checkRecords(t, name, data)
 	want, werr := refRead(bytes.NewReader(data), nil)
 	got, gerr := rd.readFrom(bytes.NewReader(data), nil)
 	if (werr == nil) != (gerr == nil) {
@@ -272,7 +279,8 @@ func TestScanSequential(t *testing.T) {
 	checkSame(t, reader{}, "generated", large["generated-2MB"])
 }
 
-// FuzzScan compares the scanner with the reference reader on any input.
+// FuzzScan compares the scanner with the reference on any input, line by
+// line and as a whole, under both mask implementations.
 func FuzzScan(f *testing.F) {
 	for _, c := range scanCases {
 		f.Add([]byte(c + "\n"))
@@ -367,5 +375,5 @@ func TestDepthLimit(t *testing.T) {
 }
 
 // lineCmp lets cmp.Diff show digest lines, whose forms are cached in
-// unexported fields.
-var lineCmp = cmp.AllowUnexported(digest.Line{})
+// unexported fields (of the line and of its pieces).
+var lineCmp = cmp.Exporter(func(t reflect.Type) bool { return t.PkgPath() == reflect.TypeFor[digest.Line]().PkgPath() })
