@@ -272,3 +272,41 @@ func TestCodexList(t *testing.T) {
 		t.Errorf("the Claude Code session's host: %q\n%s", got, out)
 	}
 }
+
+// TestRenderPointerAcrossHosts: "hookbin render --pointer" prints the
+// fresh-session pointer, worded for Claude Code or (--host codex) for
+// Codex, naming the host that recorded the session when it is the other.
+func TestRenderPointerAcrossHosts(t *testing.T) {
+	const thread = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	const sid = "cccccccc-0000-4000-8000-000000000001"
+	w := newCodexWorld(t, thread, codexFixture(t, "compact_mid_turn.jsonl"))
+	if err := os.MkdirAll(filepath.Join(w.config, "projects"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w.transcript(t, sid, "basic")
+	tests := []struct {
+		name string
+		args []string
+		want []string
+		not  string
+	}{
+		{"codex thread for claude code", []string{thread, "--pointer"},
+			[]string{"Read this file", "(session " + thread + ")", "- It was recorded by Codex CLI: "}, "exec_command"},
+		{"claude code session for codex", []string{sid, "--pointer", "--host", "codex"},
+			[]string{"read this file", "(session " + sid + ")", "- It was recorded by Claude Code. Read it with read_bottle (in the mcp__bottle namespace"}, "Codex CLI"},
+		{"claude code session for claude code", []string{sid, "--pointer"}, []string{"Read this file"}, "recorded by"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _ := w.hook(t, "render", "", tt.args...)
+			for _, want := range tt.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("pointer lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, tt.not) {
+				t.Errorf("pointer holds %q:\n%s", tt.not, out)
+			}
+		})
+	}
+}

@@ -9,10 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"bottle/bottles"
 	"bottle/ident"
 	"bottle/locate"
+	"bottle/pointer"
+	"bottle/privacy"
 	"bottle/render"
 )
 
@@ -26,8 +29,10 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	example := fs.Bool("example", false, "print the bottle of the example session embedded in hookbin")
 	verbose := fs.Bool("verbose", false, "say on stderr how many transcript lines were read, and how many skipped and why")
 	force := fs.Bool("force", false, "render a --transcript in which no entry carries the session id given")
+	withPointer := fs.Bool("pointer", false, "print, instead of the path, the pointer that picks the session up in a fresh conversation")
+	host := fs.String("host", "", "word the --pointer for `host` codex (default: Claude Code)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--verbose] [--force] [--example]")
+		fmt.Fprintln(stdout, "usage: hookbin render [SESSION_ID|FILE.jsonl] [--transcript P] [--db P] [--out P|-] [--budget N] [--verbose] [--force] [--example] [--pointer [--host codex]]")
 		fmt.Fprintln(stdout, "\nRenders a session's bottle into the bottles dir ($BOTTLE_DIR, else <claude-mem data>/bottles) and prints its path.")
 		fmt.Fprintln(stdout, "A Codex thread id renders its rollout under $CODEX_HOME when no Claude Code transcript has the id.")
 		printFlags(stdout, fs)
@@ -52,6 +57,16 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	}
 	if *budget < 0 {
 		return exitError{code: 2, msg: "--budget must be 0 (everything) or a positive token count"}
+	}
+	var wording pointer.Host
+	switch {
+	case *host == "codex":
+		wording = codexWording
+	case *host != "":
+		return exitError{code: 2, msg: fmt.Sprintf("unknown --host %q: codex, or none for Claude Code", *host)}
+	}
+	if *withPointer && *out != "" {
+		return exitError{code: 2, msg: "--pointer names the bottle in the bottles dir: drop --out"}
 	}
 	o := render.Options{TranscriptPath: *transcript, DBPath: *db, BudgetTokens: *budget, NoBudget: *budget == 0}
 	if len(pos) == 1 {
@@ -113,7 +128,12 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 		_, err = stdout.Write(res.Markdown)
 	case "":
 		var path string
-		if path, err = bottles.Write(env.BottlesDir(), res.SessionID, res.Markdown); err == nil {
+		if path, err = bottles.Write(env.BottlesDir(), res.SessionID, res.Markdown); err == nil && *withPointer {
+			// The pointer says which host recorded the session when it is
+			// not the one it is worded for.
+			ptr := res.PointerFor(path, time.Now(), true, pointer.NamesFor(env.Get(pluginRootEnv)), wording)
+			_, err = io.WriteString(stdout, privacy.Redact(ptr))
+		} else if err == nil {
 			fmt.Fprintln(stdout, path)
 		}
 	default:

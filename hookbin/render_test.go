@@ -120,6 +120,8 @@ func TestRenderErrors(t *testing.T) {
 		{"NoArgs", []string{"render"}, "render needs a session id"},
 		{"TwoArgs", []string{"render", "a", "b"}, "one session id"},
 		{"BadFlag", []string{"render", "--nope"}, "flag provided but not defined"},
+		{"UnknownHost", []string{"render", "x", "--pointer", "--host", "cursor"}, `unknown --host "cursor"`},
+		{"PointerWithOut", []string{"render", "x", "--pointer", "--out", "-"}, "drop --out"},
 		{"UnknownCommand", []string{"frobnicate"}, "unknown command"},
 	}
 	for _, tt := range tests {
