@@ -122,6 +122,9 @@ func checkCodex(ctx context.Context, home, codexBin string) []checkLine {
 		default:
 			if p, err := checkBinary("mcpserver", cmd); err != nil {
 				lines = append(lines, checkLine{statusFail, "MCP server: " + err.Error(), fix + " --mcpserver PATH"})
+			} else if flagged, _ := codexconfig.ServerHostFlag(configData); !flagged {
+				lines = append(lines, checkLine{statusWarn, "MCP server: [mcp_servers.bottle] runs " + p + " without --host codex: " +
+					"the pointers continue_session returns are worded for Claude Code", fix})
 			} else {
 				lines = append(lines, checkLine{statusOK, "MCP server: [mcp_servers.bottle] runs " + p + " (the model sees mcp__bottle)", ""})
 			}

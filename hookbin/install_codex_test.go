@@ -190,6 +190,14 @@ func TestDoctorCodex(t *testing.T) {
 	if err != nil || !strings.Contains(out, "! trust:") || !strings.Contains(out, "✓ rollouts: 1") {
 		t.Errorf("trusted: %v\n%s", err, out)
 	}
+	// A server registered before --host codex words its pointers for Claude Code.
+	data, _ = os.ReadFile(config)
+	if err := os.WriteFile(config, bytes.Replace(data, []byte(`args = ["--host", "codex"]`+"\n"), nil, 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ = doctor(); !strings.Contains(out, "! MCP server: [mcp_servers.bottle] runs ") || !strings.Contains(out, "without --host codex") {
+		t.Errorf("a server without --host codex:\n%s", out)
+	}
 	if _, err := codexRun(t, w, "uninstall"); err != nil {
 		t.Fatal(err)
 	}

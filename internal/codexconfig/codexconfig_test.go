@@ -287,3 +287,30 @@ func TestFindPlugin(t *testing.T) {
 		}
 	}
 }
+
+// TestServerHostFlag: the server install writes is started with --host
+// codex; one registered before the flag, or by hand without it, is not.
+func TestServerHostFlag(t *testing.T) {
+	installed, _, err := InstallServer(nil, srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		in   string
+		want bool
+	}{
+		{"installed", string(installed), true},
+		{"before the flag", "[mcp_servers.bottle]\ncommand = \"" + srv + "\"\ntool_timeout_sec = 120\n", false},
+		{"other args", "[mcp_servers.bottle]\ncommand = \"x\"\nargs = [\"--host\"]\n", false},
+		{"no server", "model = \"o3\"\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ServerHostFlag([]byte(tt.in))
+			if err != nil || got != tt.want {
+				t.Errorf("ServerHostFlag = %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}

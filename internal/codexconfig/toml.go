@@ -401,3 +401,21 @@ func ServerCommand(data []byte) (string, error) {
 	s, _ := cmd.(string)
 	return s, nil
 }
+
+// ServerHostFlag reports whether the bottle server registered in a
+// config.toml is started with --host codex (its args), which words its
+// pointers for Codex; an install before the flag lacks it.
+func ServerHostFlag(data []byte) (bool, error) {
+	doc, err := parse(data)
+	if err != nil {
+		return false, err
+	}
+	args, _ := lookup(doc, "mcp_servers", ServerName, "args")
+	list, _ := args.([]any)
+	for i := 0; i+1 < len(list); i++ {
+		if list[i] == "--host" && list[i+1] == "codex" {
+			return true, nil
+		}
+	}
+	return false, nil
+}
