@@ -61,6 +61,13 @@ func codexListings(ctx context.Context, env Env, projectDir string) []Listing {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
+		if want != "" {
+			// The first line names the thread's folder: another project's
+			// thread is passed over unread.
+			if cwd, err := codex.MetaCwd(path); err != nil || cwd != "" && filepath.Clean(cwd) != want {
+				continue
+			}
+		}
 		t, err := codex.ReadSession(ctx, path, &session.ReadOptions{NoDigests: true})
 		if err != nil {
 			continue

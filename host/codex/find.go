@@ -1,12 +1,17 @@
 package codex
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // ErrNoRollout: no rollout file of the thread was found.
@@ -102,4 +107,38 @@ func best(matches []string, suffix string) string {
 func IsRollout(path string) bool {
 	base := filepath.Base(path)
 	return strings.HasPrefix(base, "rollout-") && (strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".jsonl.zst"))
+}
+
+// MetaCwd is the working directory a rollout's first line (its
+// session_meta) names, read without the rest of the file, so that a listing
+// of one project passes over the other projects' threads; "" when the
+// first line names none.
+func MetaCwd(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("read rollout head: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	if head, _ := br.Peek(len(zstdMagic)); bytes.Equal(head, zstdMagic) {
+		dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxMemory(maxDecodedBytes))
+		if err != nil {
+			return "", fmt.Errorf("read rollout head %s: open zstd stream: %w", path, err)
+		}
+		defer dec.Close()
+		br = bufio.NewReaderSize(dec, 64<<10)
+	}
+	line, err := bufio.NewReader(io.LimitReader(br, MaxLineBytes)).ReadBytes('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read rollout head %s: %w", path, err)
+	}
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return "", nil
+	}
+	if rec, _ := parseLine(line); rec.Meta != nil {
+		return rec.Meta.Cwd, nil
+	}
+	return "", nil
 }

@@ -1,10 +1,13 @@
 package codex
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 func TestHome(t *testing.T) {
@@ -77,5 +80,48 @@ func TestFindRefusesBadIDs(t *testing.T) {
 		if _, err := Find(t.TempDir(), id); !errors.Is(err, ErrBadThreadID) {
 			t.Errorf("Find(%q): got %v, want ErrBadThreadID", id, err)
 		}
+	}
+}
+
+// TestMetaCwd: the working directory of a rollout's session_meta, read
+// from its first line, plain or compressed; "" when the first line is no
+// session_meta.
+func TestMetaCwd(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "tools.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"plain.jsonl":    src,
+		"packed.jsonl":   enc.EncodeAll(src, nil),
+		"no-meta.jsonl":  []byte(`{"timestamp":"2026-11-20T09:00:00.000Z","type":"turn_context","payload":{"cwd":"/x"}}` + "\n"),
+		"empty.jsonl":    nil,
+		"one-line.jsonl": bytes.TrimSuffix(src[:bytes.IndexByte(src, '\n')+1], []byte("\n")),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ file, want string }{
+		{"plain.jsonl", "/home/dev/shop"},
+		{"packed.jsonl", "/home/dev/shop"},
+		{"one-line.jsonl", "/home/dev/shop"},
+		{"no-meta.jsonl", ""},
+		{"empty.jsonl", ""},
+	}
+	for _, tt := range tests {
+		got, err := MetaCwd(filepath.Join(dir, tt.file))
+		if err != nil || got != tt.want {
+			t.Errorf("MetaCwd(%s) = %q, %v; want %q", tt.file, got, err, tt.want)
+		}
+	}
+	if _, err := MetaCwd(filepath.Join(dir, "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("MetaCwd of a missing file: %v, want ErrNotExist", err)
 	}
 }
