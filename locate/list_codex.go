@@ -20,53 +20,23 @@ const (
 )
 
 // codexListings lists the Codex threads under Codex's home, one per
-// thread id (the plain rollout before its compressed copy, the newest
-// name first); with projectDir, only the threads whose working directory
-// (their session_meta's or first turn_context's cwd) is that folder. A
-// rollout that does not read is left out.
+// thread id ([CodexSessions]); with projectDir, only the threads whose
+// working directory (their session_meta's or first turn_context's cwd) is
+// that folder. A rollout that does not read is left out.
 func codexListings(ctx context.Context, env Env, projectDir string) []Listing {
-	home := CodexHome(env)
-	if home == "" {
-		return nil
-	}
-	var files []string
-	for _, pattern := range []string{
-		filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl*"),
-		filepath.Join(home, "archived_sessions", "rollout-*.jsonl*"),
-		filepath.Join(home, "archived_sessions", "*", "*", "*", "rollout-*.jsonl*"),
-	} {
-		m, _ := filepath.Glob(pattern) // the patterns are well-formed
-		files = append(files, m...)
-	}
-	byID := map[string]string{}
-	for _, f := range files {
-		id := rolloutID(f)
-		if id == "" || !ident.ValidSession(id) {
-			continue
-		}
-		if prev, ok := byID[id]; !ok || betterRollout(f, prev) {
-			byID[id] = f
-		}
-	}
 	want := ""
 	if projectDir != "" {
 		want = filepath.Clean(projectDir)
 	}
 	var out []Listing
-	for id, path := range byID {
+	for _, r := range CodexSessions(env, projectDir) {
+		id, path := r.ID, r.Transcript
 		if ctx.Err() != nil {
 			return out
 		}
 		fi, err := os.Stat(path)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
-		}
-		if want != "" {
-			// The first line names the thread's folder: another project's
-			// thread is passed over unread.
-			if cwd, err := codex.MetaCwd(path); err != nil || cwd != "" && filepath.Clean(cwd) != want {
-				continue
-			}
 		}
 		t, err := codex.ReadSession(ctx, path, &session.ReadOptions{NoDigests: true})
 		if err != nil {
@@ -95,6 +65,57 @@ func codexListings(ctx context.Context, env Env, projectDir string) []Listing {
 		out = append(out, l)
 	}
 	return out
+}
+
+// CodexSessions lists the Codex threads under Codex's home as sessions,
+// their rollouts as the transcripts, newest first: one per thread id (the
+// plain rollout before its compressed copy, the newest name first); with
+// cwd, only the threads whose rollout's first line (its session_meta) names
+// that folder or none (a listing then checks the whole rollout's), passing
+// over the others unread. Sessions and Current never hold them: a folder's
+// current session is Claude Code's.
+func CodexSessions(env Env, cwd string) []SessionRef {
+	home := CodexHome(env)
+	if home == "" {
+		return nil
+	}
+	var files []string
+	for _, pattern := range []string{
+		filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl*"),
+		filepath.Join(home, "archived_sessions", "rollout-*.jsonl*"),
+		filepath.Join(home, "archived_sessions", "*", "*", "*", "rollout-*.jsonl*"),
+	} {
+		m, _ := filepath.Glob(pattern) // the patterns are well-formed
+		files = append(files, m...)
+	}
+	byID := map[string]string{}
+	for _, f := range files {
+		id := rolloutID(f)
+		if id == "" || !ident.ValidSession(id) {
+			continue
+		}
+		if prev, ok := byID[id]; !ok || betterRollout(f, prev) {
+			byID[id] = f
+		}
+	}
+	want := ""
+	if cwd != "" {
+		want = filepath.Clean(cwd)
+	}
+	refs := map[string]*SessionRef{}
+	for id, path := range byID {
+		fi, err := os.Stat(path)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if want != "" {
+			if c, err := codex.MetaCwd(path); err != nil || c != "" && filepath.Clean(c) != want {
+				continue
+			}
+		}
+		refs[id] = &SessionRef{ID: id, Transcript: path, Modified: fi.ModTime()}
+	}
+	return sortRefs(refs)
 }
 
 // rolloutID is the thread id in a rollout's name,
