@@ -156,6 +156,17 @@ func TestListCodex(t *testing.T) {
 			both + " claude-code 2026-11-01T10:00:00Z",
 		}},
 	}
+	var ids []string
+	for _, r := range CodexSessions(env, project) {
+		ids = append(ids, r.ID)
+	}
+	slices.Sort(ids)
+	if want := []string{mine, archived, both}; !slices.Equal(ids, want) {
+		t.Errorf("CodexSessions of the project: %v, want %v", ids, want)
+	}
+	if got := CodexSessions(env, ""); len(got) != 4 {
+		t.Errorf("CodexSessions of every project: %d, want 4", len(got))
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := list(tt.dir); !slices.Equal(got, tt.want) {
