@@ -125,3 +125,15 @@ func TestContinueSessionAcrossHosts(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderBottleCodexHost: render_bottle's report, in a server Codex
+// started, says how to read the file without Claude Code's Read tool.
+func TestRenderBottleCodexHost(t *testing.T) {
+	f := searchFixture(t)
+	f.deps.Host = pointer.Host{Name: "Codex CLI", Namespace: "mcp__bottle", ReadWith: "exec_command (sed -n)"}
+	got := wantOK(t, call(t, newClient(t, f.deps), "render_bottle", map[string]any{"session_id": sidA}))
+	wantContains(t, got, "Page it with read_bottle {", "or read it with exec_command (sed -n).\n")
+	if strings.Contains(got, "Read tool") {
+		t.Errorf("the report names Claude Code's Read tool:\n%s", got)
+	}
+}

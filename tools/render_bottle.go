@@ -14,6 +14,7 @@ import (
 	"bottle/bottles"
 	"bottle/ident"
 	"bottle/locate"
+	"bottle/pointer"
 	"bottle/render"
 )
 
@@ -83,7 +84,7 @@ func RenderBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 			return bad, nil
 		}
 		s.id = res.SessionID
-		return mcp.NewToolResultText(renderReport(s, res, path)), nil
+		return mcp.NewToolResultText(renderReport(s, res, path, d.Host)), nil
 	}
 }
 
@@ -147,7 +148,7 @@ func (d Deps) renderError(ctx context.Context, s session, err error) *mcp.CallTo
 }
 
 // renderReport is render_bottle's result text.
-func renderReport(s session, res *render.Result, path string) string {
+func renderReport(s session, res *render.Result, path string, host pointer.Host) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Rendered the bottle of session %s.\n", s)
 	fmt.Fprintf(&b, "path: %s\n", path)
@@ -165,6 +166,9 @@ func renderReport(s session, res *render.Result, path string) string {
 	if res.NeedsPaging {
 		fmt.Fprintf(&b, "It is longer than one Read (%s lines or %s tokens): page it with read_bottle %s.\n",
 			commas(render.ReadMaxLines), commas(render.ReadMaxTokens), argsJSON(res.SessionID, 0, 0, ""))
+	} else if host.ReadWith != "" {
+		// A host without a Read tool.
+		fmt.Fprintf(&b, "Page it with read_bottle %s, or read it with %s.\n", argsJSON(res.SessionID, 0, 0, ""), host.ReadWith)
 	} else {
 		fmt.Fprintf(&b, "Read it with the Read tool, or page it with read_bottle %s.\n", argsJSON(res.SessionID, 0, 0, ""))
 	}
