@@ -18,7 +18,7 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	db := fs.String("db", "", "claude-mem database `path` (default: <claude-mem data>/claude-mem.db)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: hookbin list [--project DIR] [--db P]")
-		fmt.Fprintln(stdout, "\nLists every session with a transcript and/or claude-mem records: the mode it renders in, last activity, counts and first prompt;\nthe project too when the sessions are of more than one. Files of the projects folder that are not transcripts are skipped.")
+		fmt.Fprintln(stdout, "\nLists every session with a transcript, a Codex rollout and/or claude-mem records: the host that recorded it, the mode it renders in,\nlast activity, counts and first prompt; the project too when the sessions are of more than one. Files of the projects folder that are not transcripts are skipped.")
 		printFlags(stdout, fs)
 	}
 	pos, err := parseArgs(fs, args)
