@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"bottle/claudemem"
-	"bottle/host/claudecode/transcript"
 	"bottle/internal/jsonscan"
 	"bottle/privacy"
 	"bottle/session"
@@ -78,9 +77,9 @@ type transcriptInfo struct {
 
 // transcriptRecords reads the transcript at path and hands each record of
 // session id to emit, tool calls as their results arrive, the rest after.
-func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
+func transcriptRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
 	seq := 0
-	t, err := transcript.Read(ctx, path, &session.ReadOptions{
+	t, err := read(ctx, path, &session.ReadOptions{
 		CaptureTools: func(string) bool { return true },
 		// Each call as its result arrives (one without at the end): its
 		// input is the reader's, so the record copies what it keeps.

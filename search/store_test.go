@@ -68,7 +68,7 @@ func allRecords(t testing.TB, srcs []Source, db *claudemem.DB) []Record {
 	var recs []Record
 	for _, s := range srcs {
 		if s.Transcript != "" {
-			if _, err := transcriptRecords(context.Background(), s.Transcript, s.ID, nil, func(r Record) { recs = append(recs, r) }); err != nil {
+			if _, err := transcriptRecords(context.Background(), s.reader(), s.Transcript, s.ID, nil, func(r Record) { recs = append(recs, r) }); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -107,13 +107,13 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			switch {
 			case err != nil || !fi.Mode().IsRegular():
 				// The reader's own error, as the scan reports it.
-				if _, err := transcriptRecords(ctx, src.Transcript, src.ID, own, func(Record) {}); err != nil {
+				if _, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, own, func(Record) {}); err != nil {
 					notes[i] = append(notes[i], fmt.Sprintf("session %s: %v", src.ID, err))
 				}
 			case rows[key].size == fi.Size() && rows[key].mtime == fi.ModTime().UnixNano() && rows[key].fp == own.key():
 				sc.session[rows[key].id] = src.ID
 			default:
-				jobs = append(jobs, &job{i: i, key: key, session: src.ID, transcript: src.Transcript,
+				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
 					size: fi.Size(), mtime: fi.ModTime().UnixNano(), fp: own.key(), own: own})
 			}
 		}
@@ -334,7 +334,7 @@ func (s *Store) read(ctx context.Context, o Options, j *job, prints map[string]s
 		j.recs, j.info, j.err = readStored(ctx, o.DB, j.src)
 		return
 	}
-	j.info, j.err = transcriptRecords(ctx, j.transcript, j.session, j.own, func(r Record) { j.recs = append(j.recs, r) })
+	j.info, j.err = transcriptRecords(ctx, j.src.reader(), j.transcript, j.session, j.own, func(r Record) { j.recs = append(j.recs, r) })
 	if errors.Is(ctx.Err(), context.Canceled) && j.err == nil {
 		j.err = ctx.Err()
 	}
