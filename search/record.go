@@ -56,8 +56,9 @@ type Record struct {
 	// stripped, for the file filter.
 	Paths []string
 	// seq orders the records of one session (file order, then stored order).
-	seq int
-	low string
+	seq   int
+	low   string
+	grams []uint32 // the distinct trigrams of low, for the store
 }
 
 func newRecord(r Record) Record {

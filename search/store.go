@@ -20,7 +20,7 @@ import (
 // storeFormat names the layout of a store's tables and whether its text is
 // redacted; a file without it is not ours (or an older layout, or one
 // written with redaction switched the other way) and is set aside.
-var storeFormat = "bottle search index 4" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
+var storeFormat = "bottle search index 5" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
 
 // The store is a cache: it is written without fsync (synchronous=OFF), and
 // a file a crash left corrupt is set aside and rebuilt.
@@ -199,8 +199,9 @@ CREATE TABLE IF NOT EXISTS agg(src INTEGER NOT NULL, kind INTEGER NOT NULL, n IN
 	PRIMARY KEY(src, kind)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cat(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
 	first TEXT NOT NULL, cwd TEXT NOT NULL, flags INTEGER NOT NULL, lsec INTEGER NOT NULL, lnsec INTEGER NOT NULL, ltz TEXT NOT NULL) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(low, content='', contentless_delete=1,
-	tokenize='trigram case_sensitive 1');
+CREATE TABLE IF NOT EXISTS seg(id INTEGER PRIMARY KEY, rids BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS gram(bucket INTEGER NOT NULL, seg INTEGER NOT NULL, lists BLOB NOT NULL,
+	PRIMARY KEY(bucket, seg)) WITHOUT ROWID;
 `
 
 // initSchema creates the tables in a new file and checks an old one's

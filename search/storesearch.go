@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // zeroUnix is the zero time's Unix seconds: the store keeps 0 for it.
@@ -101,57 +100,49 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 
-	// Each term's record count: from the index for a phrase of trigrams,
-	// else by reading the records.
-	df := make([]int, len(m.terms))
-	exact := make([]bool, len(m.terms))
-	var phrases, unknown []int
-	for i, t := range m.q.Terms {
-		exact[i] = utf8.RuneCountInString(t) >= 3
-		if exact[i] {
-			phrases = append(phrases, i)
-		}
-		if !exact[i] || allowed != nil {
-			unknown = append(unknown, i)
-			continue
-		}
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM fts WHERE fts MATCH ? AND "+scope("rowid"),
-			append([]any{phrase(t)}, args...)...).Scan(&df[i]); err != nil {
-			return nil, err
-		}
-	}
+	// The records to read: those holding every trigram of some term (a
+	// superset of each term's records, so every term's record count and
+	// every hit is among them), or every record when a term is shorter
+	// than a trigram, the file filter applies, or the candidates are most
+	// of the records anyway.
 	all := "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE " + scope("id")
 	if allowed != nil {
 		all += " AND paths IS NOT NULL"
 	}
-	// The records to read for hits: those holding every phrase, unless
-	// one of the phrases is in most records anyway (then reading the
-	// records in order is cheaper than matching the phrases).
 	query, qargs := all, args
-	if len(phrases) > 0 && allowed == nil {
-		narrowest := n
-		for _, i := range phrases {
-			narrowest = min(narrowest, df[i])
+	if allowed == nil {
+		var cands map[int64]bool
+		for _, t := range m.q.Terms {
+			if len(t) < 3 {
+				cands = nil
+				break
+			}
+			ids, err := gramCandidates(ctx, tx, t)
+			if err != nil {
+				return nil, err
+			}
+			if cands == nil {
+				cands = map[int64]bool{}
+			}
+			for _, id := range ids {
+				if sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]]) {
+					cands[id] = true
+				}
+			}
+			if len(cands) > n/2 {
+				cands = nil
+				break
+			}
 		}
-		if narrowest <= n/4 {
-			var expr strings.Builder
-			expr.WriteString("(")
-			for k, i := range phrases {
-				if k > 0 {
-					expr.WriteString(" AND ")
-				}
-				expr.WriteString(phrase(m.q.Terms[i]))
+		if cands != nil {
+			ids := make([]int64, 0, len(cands))
+			for id := range cands {
+				ids = append(ids, id)
 			}
-			expr.WriteString(")")
-			for _, t := range m.q.Excluded {
-				if utf8.RuneCountInString(t) >= 3 {
-					e := expr.String()
-					expr.Reset()
-					expr.WriteString("(" + e + " NOT " + phrase(t) + ")")
-				}
-			}
-			query = "SELECT r.id, r.tsec, r.tnsec, r.tz, r.seq, r.len, r.text FROM fts JOIN rec r ON r.id = fts.rowid WHERE fts MATCH ? AND " + scope("fts.rowid")
-			qargs = append([]any{expr.String()}, args...)
+			slices.Sort(ids)
+			idJSON, _ := json.Marshal(ids)
+			query = "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE id IN (SELECT value FROM json_each(?))"
+			qargs = []any{string(idJSON)}
 		}
 	}
 	limit := o.Limit
@@ -170,83 +161,48 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 			heap.Fix(top, 0)
 		}
 	}
+	// One read of the records: each term's record count, and the hits
+	// kept small (order, length and term counts) until the counts give
+	// the scores.
+	df := make([]int, len(m.terms))
 	tf := make([]int, len(m.terms))
-	// match reports whether low is a hit, with its term counts in tf.
-	match := func(low string) bool {
-		for _, t := range m.terms {
-			if t.index(low) < 0 {
-				return false
+	var hits []hitKey
+	var tfs []int32
+	err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
+		all := true
+		for i, t := range m.terms {
+			if t.index(low) >= 0 {
+				df[i]++
+			} else {
+				all = false
 			}
+		}
+		if !all {
+			return
 		}
 		for _, t := range m.excluded {
 			if t.index(low) >= 0 {
-				return false
-			}
-		}
-		for i, t := range m.terms {
-			tf[i] = t.count(low)
-		}
-		return true
-	}
-	if len(unknown) > 0 && query == all {
-		// One read of every record: the short terms' counts, and the hits
-		// kept small (order, length and term counts) until the counts
-		// give the scores.
-		var hits []hitKey
-		var tfs []int32
-		err := eachRecord(ctx, tx, all, args, allowed, func(k hitKey, low string) {
-			for _, i := range unknown {
-				if m.terms[i].index(low) >= 0 {
-					df[i]++
-				}
-			}
-			if !match(low) {
 				return
 			}
-			k.score = float64(len(low))
-			hits = append(hits, k)
-			for _, c := range tf {
-				tfs = append(tfs, int32(c))
-			}
-		})
-		if err != nil {
-			return nil, err
 		}
-		avg, idf := bm25Stats(n, sum, df)
-		for h := range hits {
-			for i := range tf {
-				tf[i] = int(tfs[h*len(tf)+i])
-			}
-			hits[h].score = bm25(idf, tf, int(hits[h].score), avg)
-			offer(hits[h])
+		k.score = float64(len(low))
+		hits = append(hits, k)
+		for _, t := range m.terms {
+			tfs = append(tfs, int32(t.count(low)))
 		}
-		res.Total = len(hits)
-	} else {
-		if len(unknown) > 0 {
-			err := eachRecord(ctx, tx, all, args, allowed, func(_ hitKey, low string) {
-				for _, i := range unknown {
-					if m.terms[i].index(low) >= 0 {
-						df[i]++
-					}
-				}
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
-		avg, idf := bm25Stats(n, sum, df)
-		err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
-			if !match(low) {
-				return
-			}
-			res.Total++
-			k.score = bm25(idf, tf, len(low), avg)
-			offer(k)
-		})
-		if err != nil {
-			return nil, err
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
+	avg, idf := bm25Stats(n, sum, df)
+	for h := range hits {
+		for i := range tf {
+			tf[i] = int(tfs[h*len(tf)+i])
+		}
+		hits[h].score = bm25(idf, tf, int(hits[h].score), avg)
+		offer(hits[h])
+	}
+	res.Total = len(hits)
 	res.Records = n
 	page := []hitKey(*top)
 	slices.SortFunc(page, hitKey.order)
@@ -266,9 +222,6 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	return res, nil
 }
-
-// phrase is an FTS5 string of t: its trigrams in order.
-func phrase(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
 
 // hitKey is what ranks a hit: its score, time, session and order.
 type hitKey struct {

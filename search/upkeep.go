@@ -232,8 +232,12 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 	work := make(chan *job)
 	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		go func() {
+			seen := newGramSeen()
 			for j := range work {
 				s.read(ctx, o, j, prints)
+				for i := range j.recs {
+					j.recs[i].grams = gramsOf(j.recs[i].low, seen, nil)
+				}
 				done <- j
 			}
 		}()
@@ -249,17 +253,21 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 		}
 	}()
 	// Sources are written in batches of about batchBytes of record text,
-	// one transaction each: fewer, larger FTS segments than a transaction
-	// per source, and the write lock held for a fraction of a second.
-	const batchBytes = 8 << 20
+	// one transaction and one trigram segment each: few segments for a
+	// search to look trigrams up in, and few rows to write per batch.
+	const batchBytes = 32 << 20
 	var tx *sql.Tx
 	var written []*job
+	var grams gramBatch
 	batch := 0
 	commit := func() error {
 		if tx == nil {
 			return nil
 		}
-		err := tx.Commit()
+		err := grams.flush(ctx, tx)
+		if err == nil {
+			err = tx.Commit()
+		}
 		tx = nil
 		if err != nil {
 			return err
@@ -291,7 +299,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 				return err
 			}
 		}
-		id, err := s.write(ctx, tx, j)
+		id, err := s.write(ctx, tx, j, &grams)
 		for i := range j.recs {
 			batch += len(j.recs[i].Text)
 		}
@@ -301,7 +309,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 		}
 		j.id = id
 		written = append(written, j)
-		if batch >= batchBytes || len(done) == 0 {
+		if batch >= batchBytes {
 			if err := commit(); err != nil {
 				return err
 			}
@@ -359,7 +367,7 @@ type oldRec struct {
 // is unchanged keep their id (their order may be updated), changed ones
 // are replaced, and gone ones deleted. Another process that wrote the same
 // state of the source first makes it a no-op.
-func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
+func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch) (int64, error) {
 	var id, size, mtime, nextn int64
 	var fp string
 	err := tx.QueryRowContext(ctx, "SELECT id, size, mtime, fp, nextn FROM src WHERE key = ?", j.key).Scan(&id, &size, &mtime, &fp, &nextn)
@@ -403,10 +411,9 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 		return 0, err
 	}
 	if nextn+int64(len(j.recs)) >= maxNum {
-		// Numbers run out: renumber the source from 0.
-		if _, err := tx.ExecContext(ctx, "DELETE FROM fts WHERE rowid >= ? AND rowid < ?", id<<srcShift, (id+1)<<srcShift); err != nil {
-			return 0, err
-		}
+		// Numbers run out: renumber the source from 0 (the trigram
+		// index's old entries for the numbers point at other records now,
+		// which a search reads and finds not matching).
 		if _, err := tx.ExecContext(ctx, "DELETE FROM rec WHERE src = ?", id); err != nil {
 			return 0, err
 		}
@@ -416,15 +423,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	insF, err := tx.PrepareContext(ctx, "INSERT INTO fts(rowid, low) VALUES(?, ?)")
-	if err != nil {
-		return 0, err
-	}
 	del, err := tx.PrepareContext(ctx, "DELETE FROM rec WHERE id = ?")
-	if err != nil {
-		return 0, err
-	}
-	delF, err := tx.PrepareContext(ctx, "DELETE FROM fts WHERE rowid = ?")
 	if err != nil {
 		return 0, err
 	}
@@ -433,9 +432,6 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 		return 0, err
 	}
 	remove := func(rid int64) error {
-		if _, err := delF.ExecContext(ctx, rid); err != nil {
-			return err
-		}
 		_, err := del.ExecContext(ctx, rid)
 		return err
 	}
@@ -470,9 +466,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.Text); err != nil {
 			return 0, err
 		}
-		if _, err := insF.ExecContext(ctx, rid, r.low); err != nil {
-			return 0, err
-		}
+		grams.add(rid, r.grams)
 	}
 	for _, o := range old {
 		if err := remove(o.id); err != nil {

@@ -1,0 +1,54 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// BenchmarkStoreBuild builds a store from the transcripts in
+// $BENCH_STORE_SRC (scripts/bench.sh scale keeps its generated sessions in
+// $BENCH_SCALE_SRC) and reports MB/s of transcript and the store's size.
+func BenchmarkStoreBuild(b *testing.B) {
+	dir := os.Getenv("BENCH_STORE_SRC")
+	if dir == "" {
+		b.Skip("BENCH_STORE_SRC names no folder of transcripts")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var srcs []Source
+	var raw int64
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw += fi.Size()
+		srcs = append(srcs, Source{ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Transcript: f})
+	}
+	q, _ := Parse("quokka")
+	for b.Loop() {
+		b.StopTimer()
+		path := filepath.Join(b.TempDir(), "index.db")
+		st := NewStore(path)
+		b.StartTimer()
+		if _, err := st.search(context.Background(), Options{Query: q, Sources: srcs}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		st.Close()
+		if k := os.Getenv("BENCH_STORE_KEEP"); k != "" {
+			os.Rename(path, k)
+		}
+		var size int64
+		for _, s := range []string{"", "-wal"} {
+			if fi, err := os.Stat(path + s); err == nil {
+				size += fi.Size()
+			}
+		}
+		b.ReportMetric(float64(size)/float64(raw)*100, "%source")
+		b.StartTimer()
+	}
+	b.SetBytes(raw)
+}
