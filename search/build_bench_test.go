@@ -38,9 +38,6 @@ func BenchmarkStoreBuild(b *testing.B) {
 		}
 		b.StopTimer()
 		st.Close()
-		if k := os.Getenv("BENCH_STORE_KEEP"); k != "" {
-			os.Rename(path, k)
-		}
 		var size int64
 		for _, s := range []string{"", "-wal"} {
 			if fi, err := os.Stat(path + s); err == nil {
@@ -48,6 +45,9 @@ func BenchmarkStoreBuild(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(size)/float64(raw)*100, "%source")
+		if k := os.Getenv("BENCH_STORE_KEEP"); k != "" {
+			os.Rename(path, k)
+		}
 		b.StartTimer()
 	}
 	b.SetBytes(raw)

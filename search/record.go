@@ -56,9 +56,10 @@ type Record struct {
 	// stripped, for the file filter.
 	Paths []string
 	// seq orders the records of one session (file order, then stored order).
-	seq   int
-	low   string
-	grams []uint32 // the distinct trigrams of low, for the store
+	seq    int
+	low    string
+	grams  []uint32 // the distinct trigrams of low, for the store
+	packed []byte   // Text as the store keeps it
 }
 
 func newRecord(r Record) Record {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // zeroUnix is the zero time's Unix seconds: the store keeps 0 for it.
@@ -211,12 +212,18 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	page = page[max(o.Offset, 0):]
 	for _, k := range page {
-		var rid, label, tz, text string
+		var rid, label, tz string
+		var packed []byte
 		var sec int64
 		var nsec int
-		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &text); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &packed); err != nil {
 			return nil, err
 		}
+		b, err := unpackText(packed, nil)
+		if err != nil {
+			return nil, err
+		}
+		text := string(b)
 		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
 			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, Fold(text), m.q.Terms), Score: k.score, seq: int(k.seq)})
 	}
@@ -256,8 +263,8 @@ func (h *hitHeap) Pop() any {
 }
 
 // eachRecord runs query (selecting id, tsec, tnsec, tz, seq, len and
-// text) and hands f each record's key and folded text; with allowed, only
-// the records it holds.
+// text) and hands f each record's key and folded text, good only until f
+// returns; with allowed, only the records it holds.
 func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allowed map[int64]bool, f func(hitKey, string)) error {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -265,6 +272,7 @@ func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allow
 	}
 	defer rows.Close()
 	var text sql.RawBytes
+	var buf []byte
 	for rows.Next() {
 		var k hitKey
 		var tz string
@@ -278,13 +286,14 @@ func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allow
 		if tz == "" {
 			k.sec, k.nsec = zeroUnix, 0
 		}
-		f(k, foldBytes(text))
+		b, err := unpackText(text, buf)
+		if err != nil {
+			return err
+		}
+		if len(text) > 0 && text[0] == 0 {
+			buf = b // grown for the next one
+		}
+		f(k, Fold(unsafe.String(unsafe.SliceData(b), len(b))))
 	}
 	return rows.Err()
-}
-
-// foldBytes is Fold of b, in a new string.
-func foldBytes(b []byte) string {
-	s := string(b)
-	return Fold(s)
 }

@@ -237,6 +237,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 				s.read(ctx, o, j, prints)
 				for i := range j.recs {
 					j.recs[i].grams = gramsOf(j.recs[i].low, seen, nil)
+					j.recs[i].packed = packText(j.recs[i].Text)
 				}
 				done <- j
 			}
@@ -463,7 +464,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 			paths = string(b)
 		}
 		sec, nsec, tz := timeParts(r.Time)
-		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.Text); err != nil {
+		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.packed); err != nil {
 			return 0, err
 		}
 		grams.add(rid, r.grams)
