@@ -41,8 +41,9 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	// did not change since the last listing.
 	var cat locate.Catalogue
 	var c *search.Catalogue
+	var st *search.Store
 	if p := env.SearchIndexPath(); p != "" {
-		st := search.NewStore(p)
+		st = search.NewStore(p)
 		st.Log = func(line string) { fmt.Fprintln(stderr, "hookbin: "+line) }
 		defer st.Close()
 		c = st.Catalogue(ctx)
@@ -80,8 +81,11 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		case l.Stored:
 			counts = fmt.Sprintf("%d\t%d\t%d", l.Prompts, l.Observations, l.Summaries)
 		case l.TranscriptPath != "":
-			// Prompts counted in the transcript; claude-mem holds nothing.
-			if n, err := noIndex.Prompts(ctx, l.TranscriptPath); err == nil {
+			// Prompts counted in the transcript (by the search index when
+			// it holds the file as it is); claude-mem holds nothing.
+			if n, ok := st.PromptsNow(ctx, l.ID, l.TranscriptPath); ok {
+				counts = fmt.Sprintf("%d\t-\t-", n)
+			} else if n, err := noIndex.Prompts(ctx, l.TranscriptPath); err == nil {
 				counts = fmt.Sprintf("%d\t-\t-", n)
 			}
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"bottle/locate"
@@ -112,6 +113,18 @@ func (c *Catalogue) Save(ctx context.Context) error {
 	}
 	clear(c.added)
 	return nil
+}
+
+// PromptsNow is Prompts of the transcript at path as it is now.
+func (s *Store) PromptsNow(ctx context.Context, id, path string) (int, bool) {
+	if s == nil {
+		return 0, false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	return s.Prompts(ctx, id, path, fi.Size(), fi.ModTime())
 }
 
 // Prompts is the number of genuine prompts of session id's transcript at
