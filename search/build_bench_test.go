@@ -52,3 +52,32 @@ func BenchmarkStoreBuild(b *testing.B) {
 	}
 	b.SetBytes(raw)
 }
+
+// BenchmarkStoreSearch searches a store built from $BENCH_STORE_SRC's
+// transcripts: a rare word, a common one, a phrase and two letters.
+func BenchmarkStoreSearch(b *testing.B) {
+	dir := os.Getenv("BENCH_STORE_SRC")
+	if dir == "" {
+		b.Skip("BENCH_STORE_SRC names no folder of transcripts")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var srcs []Source
+	for _, f := range files {
+		srcs = append(srcs, Source{ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Transcript: f})
+	}
+	st := NewStore(filepath.Join(b.TempDir(), "index.db"))
+	defer st.Close()
+	for _, w := range []string{"quokka", "checkpoint", `"if err != nil"`, "go"} {
+		q, _ := Parse(w)
+		if _, err := st.search(context.Background(), Options{Query: q, Sources: srcs}); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(w, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := st.search(context.Background(), Options{Query: q, Sources: srcs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

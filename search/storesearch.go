@@ -219,11 +219,10 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &packed); err != nil {
 			return nil, err
 		}
-		b, err := unpackText(packed, nil)
+		text, err := unpackText(packed)
 		if err != nil {
 			return nil, err
 		}
-		text := string(b)
 		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
 			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, Fold(text), m.q.Terms), Score: k.score, seq: int(k.seq)})
 	}
@@ -286,14 +285,12 @@ func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allow
 		if tz == "" {
 			k.sec, k.nsec = zeroUnix, 0
 		}
-		b, err := unpackText(text, buf)
+		low, _, nbuf, err := unpackLow(text, buf)
 		if err != nil {
 			return err
 		}
-		if len(text) > 0 && text[0] == 0 {
-			buf = b // grown for the next one
-		}
-		f(k, Fold(unsafe.String(unsafe.SliceData(b), len(b))))
+		buf = nbuf
+		f(k, unsafe.String(unsafe.SliceData(low), len(low)))
 	}
 	return rows.Err()
 }

@@ -62,6 +62,10 @@ type job struct {
 	err          error
 	unchanged    bool
 	id           int64 // the source's id in the store, once written
+	// fresh: the store holds nothing of the source, so every record is
+	// written: their trigrams and stored text are worked out by the
+	// reading goroutines (else by the writer, for the changed ones).
+	fresh bool
 }
 
 // update brings the store up to date with the sources a search wants: a
@@ -113,8 +117,9 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			case rows[key].size == fi.Size() && rows[key].mtime == fi.ModTime().UnixNano() && rows[key].fp == own.key():
 				sc.session[rows[key].id] = src.ID
 			default:
+				_, known := rows[key]
 				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
-					size: fi.Size(), mtime: fi.ModTime().UnixNano(), fp: own.key(), own: own})
+					size: fi.Size(), mtime: fi.ModTime().UnixNano(), fp: own.key(), own: own, fresh: !known})
 			}
 		}
 		if wantS {
@@ -125,7 +130,8 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			if r, ok := rows[key]; ok && dbfp != "" && r.fp == dbfp {
 				sc.session[r.id] = src.ID
 			} else {
-				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, stored: true, fp: dbfp, oldfp: rows[key].fp})
+				_, known := rows[key]
+				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, stored: true, fp: dbfp, oldfp: rows[key].fp, fresh: !known})
 			}
 		}
 	}
@@ -163,7 +169,7 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]sr
 		if !j.stored {
 			pending += j.size
 			build = append(build, &job{i: j.i, key: j.key, session: j.session, src: j.src, transcript: j.transcript,
-				size: j.size, mtime: j.mtime, fp: j.fp, own: j.own})
+				size: j.size, mtime: j.mtime, fp: j.fp, own: j.own, fresh: j.fresh})
 		}
 	}
 	limit := s.BuildBytes
@@ -236,8 +242,11 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 			for j := range work {
 				s.read(ctx, o, j, prints)
 				for i := range j.recs {
+					if !j.fresh {
+						break
+					}
 					j.recs[i].grams = gramsOf(j.recs[i].low, seen, nil)
-					j.recs[i].packed = packText(j.recs[i].Text)
+					j.recs[i].packed = packText(j.recs[i].Text, j.recs[i].low)
 				}
 				done <- j
 			}
@@ -256,7 +265,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 	// Sources are written in batches of about batchBytes of record text,
 	// one transaction and one trigram segment each: few segments for a
 	// search to look trigrams up in, and few rows to write per batch.
-	const batchBytes = 32 << 20
+	const batchBytes = 16 << 20
 	var tx *sql.Tx
 	var written []*job
 	var grams gramBatch
@@ -437,6 +446,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		return err
 	}
 	seen = map[string]int{}
+	var bits []uint64 // for the trigrams of a changed record
 	for i := range j.recs {
 		r := &j.recs[i]
 		k := recKey(r.ID, seen)
@@ -462,6 +472,12 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		if len(r.Paths) > 0 {
 			b, _ := json.Marshal(r.Paths)
 			paths = string(b)
+		}
+		if r.packed == nil {
+			if bits == nil {
+				bits = newGramSeen()
+			}
+			r.grams, r.packed = gramsOf(r.low, bits, nil), packText(r.Text, r.low)
 		}
 		sec, nsec, tz := timeParts(r.Time)
 		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.packed); err != nil {
