@@ -34,8 +34,9 @@ const (
 	readBusyMS  = 1000
 )
 
-// Store is the persistent search index: an SQLite database (FTS5, trigram
-// tokens) of the records [Search] builds, each as the scan would see it,
+// Store is the persistent search index: an SQLite database of the records
+// [Search] builds (their folded text compressed, and each one's byte
+// trigrams: see grams.go), each as the scan would see it,
 // kept up to date from the sources at every search. It is derived and
 // disposable: deleting the file loses nothing (the next search rebuilds
 // what it needs), a file that is not a store (corrupt, foreign, an older
@@ -168,8 +169,8 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 }
 
 // schema is the store's layout. A record's id is its source's id << 28,
-// its number in the source << 3, and its kind: a search filters the FTS
-// table's rowids by source and kind without reading the records.
+// its number in the source << 3, and its kind: a search filters the
+// trigram index's ids by source and kind without reading the records.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS src(
@@ -239,7 +240,7 @@ func initSchema(ctx context.Context, w *sql.DB) error {
 
 // isBroken reports whether err says the file is not a usable store.
 func isBroken(err error) bool {
-	if errors.Is(err, errForeign) {
+	if errors.Is(err, errForeign) || errors.Is(err, errGramRow) || errors.Is(err, errPacked) {
 		return true
 	}
 	var se *sqlite.Error

@@ -436,6 +436,19 @@ func TestStoreSetAside(t *testing.T) {
 			os.WriteFile(path, data[:len(data)/3], 0o600)
 			os.Remove(path + "-wal")
 		},
+		// Rows SQLite reads well that the store cannot decode.
+		"mangled": func(path string) {
+			st := NewStore(path)
+			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
+			_, w, err := st.dbs(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Exec("UPDATE gram SET lists = x'ffffffffffffffffffffff'; UPDATE rec SET text = x'07'"); err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+		},
 		"deleted": func(path string) {
 			st := NewStore(path)
 			checkSame(t, st, "before deletion", srcs, nil, "", queries...)

@@ -17,12 +17,11 @@ import (
 var zeroUnix = time.Time{}.Unix()
 
 // search answers o from the store, after bringing it up to date: the same
-// hits in the same order as the scan. A term of three characters or more
-// is a phrase of trigrams, which the FTS table matches exactly (records
-// and terms are folded before they are indexed and searched, and the
-// tokenizer is case-sensitive), so its record count comes from the index
-// and only the records holding every such term are read; a shorter term
-// needs the records read.
+// hits in the same order as the scan. The records holding every byte
+// trigram of a term (of three bytes or more) hold all of its hits; those of
+// every term are read once, for each term's record count and the hits. A
+// shorter term, the file filter, or candidates that are most of the
+// records anyway make it read every record of the scope.
 func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	rdb, wdb, err := s.dbs(ctx)
 	if err != nil {
