@@ -53,6 +53,8 @@ func newGramSeen() []uint64 { return make([]uint64, 1<<24/64) }
 
 // gramBatch collects the trigrams of the records a batch writes.
 type gramBatch struct {
+	seen  []uint64 // for gramsOf
+	grams []uint32 // a record's, reused
 	rids  []int64
 	at    map[uint32]int32 // a trigram's list in lists
 	lists []gramList
@@ -64,11 +66,17 @@ type gramList struct {
 	b    []byte
 }
 
-// add indexes record rid, whose text's distinct trigrams are grams.
-func (gb *gramBatch) add(rid int64, grams []uint32) {
+// add indexes record rid, whose folded text is low. The trigrams are
+// worked out here, by the one writer, rather than by the reading
+// goroutines: a record's list of them is larger than its text, and the
+// records read wait for the writer.
+func (gb *gramBatch) add(rid int64, low string) {
 	if gb.at == nil {
 		gb.at = map[uint32]int32{}
+		gb.seen = newGramSeen()
 	}
+	gb.grams = gramsOf(low, gb.seen, gb.grams[:0])
+	grams := gb.grams
 	ord := int32(len(gb.rids))
 	gb.rids = append(gb.rids, rid)
 	for _, g := range grams {

@@ -58,7 +58,6 @@ type Record struct {
 	// seq orders the records of one session (file order, then stored order).
 	seq    int
 	low    string
-	grams  []uint32 // the distinct trigrams of low, for the store
 	packed []byte   // Text as the store keeps it
 }
 

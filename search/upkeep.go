@@ -63,8 +63,8 @@ type job struct {
 	unchanged    bool
 	id           int64 // the source's id in the store, once written
 	// fresh: the store holds nothing of the source, so every record is
-	// written: their trigrams and stored text are worked out by the
-	// reading goroutines (else by the writer, for the changed ones).
+	// written: their stored text is worked out by the reading goroutines
+	// (else by the writer, for the changed ones).
 	fresh bool
 }
 
@@ -238,14 +238,12 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 	work := make(chan *job)
 	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		go func() {
-			seen := newGramSeen()
 			for j := range work {
 				s.read(ctx, o, j, prints)
 				for i := range j.recs {
 					if !j.fresh {
 						break
 					}
-					j.recs[i].grams = gramsOf(j.recs[i].low, seen, nil)
 					j.recs[i].packed = packText(j.recs[i].Text, j.recs[i].low)
 				}
 				done <- j
@@ -265,7 +263,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 	// Sources are written in batches of about batchBytes of record text,
 	// one transaction and one trigram segment each: few segments for a
 	// search to look trigrams up in, and few rows to write per batch.
-	const batchBytes = 16 << 20
+	const batchBytes = 4 << 20
 	var tx *sql.Tx
 	var written []*job
 	var grams gramBatch
@@ -446,7 +444,6 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		return err
 	}
 	seen = map[string]int{}
-	var bits []uint64 // for the trigrams of a changed record
 	for i := range j.recs {
 		r := &j.recs[i]
 		k := recKey(r.ID, seen)
@@ -474,16 +471,13 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 			paths = string(b)
 		}
 		if r.packed == nil {
-			if bits == nil {
-				bits = newGramSeen()
-			}
-			r.grams, r.packed = gramsOf(r.low, bits, nil), packText(r.Text, r.low)
+			r.packed = packText(r.Text, r.low)
 		}
 		sec, nsec, tz := timeParts(r.Time)
 		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.packed); err != nil {
 			return 0, err
 		}
-		grams.add(rid, r.grams)
+		grams.add(rid, r.low)
 	}
 	for _, o := range old {
 		if err := remove(o.id); err != nil {
