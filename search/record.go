@@ -58,7 +58,7 @@ type Record struct {
 	// seq orders the records of one session (file order, then stored order).
 	seq    int
 	low    string
-	packed []byte   // Text as the store keeps it
+	packed []byte // Text as the store keeps it
 }
 
 func newRecord(r Record) Record {
