@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
+	"maps"
 	"slices"
 )
 
@@ -56,6 +57,7 @@ type gramBatch struct {
 	seen  []uint64 // for gramsOf
 	grams []uint32 // a record's, reused
 	rids  []int64
+	bytes int              // the records' folded text
 	at    map[uint32]int32 // a trigram's list in lists
 	lists []gramList
 }
@@ -79,6 +81,7 @@ func (gb *gramBatch) add(rid int64, low string) {
 	grams := gb.grams
 	ord := int32(len(gb.rids))
 	gb.rids = append(gb.rids, rid)
+	gb.bytes += len(low)
 	for _, g := range grams {
 		i, ok := gb.at[g]
 		if !ok {
@@ -103,7 +106,7 @@ func (gb *gramBatch) flush(ctx context.Context, tx *sql.Tx) error {
 		rids = binary.AppendVarint(rids, id-prev)
 		prev = id
 	}
-	res, err := tx.ExecContext(ctx, "INSERT INTO seg(rids) VALUES(?)", rids)
+	res, err := tx.ExecContext(ctx, "INSERT INTO seg(rids, bytes) VALUES(?, ?)", rids, gb.bytes)
 	if err != nil {
 		return err
 	}
@@ -137,9 +140,162 @@ func (gb *gramBatch) flush(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
-	gb.rids, gb.lists = gb.rids[:0], gb.lists[:0]
+	gb.rids, gb.lists, gb.bytes = gb.rids[:0], gb.lists[:0], 0
 	clear(gb.at)
-	return nil
+	return mergeTail(ctx, tx)
+}
+
+// Small segments (an appended turn's, a few records) are merged: once the
+// newest tailSegs segments are each under smallSeg bytes of text, they
+// become one, so a search looks trigrams up in a few segments per
+// smallSeg of text written, however often the store was updated.
+const (
+	tailSegs = 16
+	smallSeg = 1 << 20
+)
+
+// mergeTail merges the newest segments into one when tailSegs of them
+// are small.
+func mergeTail(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id, rids, bytes FROM seg ORDER BY id DESC LIMIT ?", tailSegs)
+	if err != nil {
+		return err
+	}
+	type segRow struct {
+		id    int64
+		rids  []byte
+		bytes int
+	}
+	var segs []segRow
+	for rows.Next() {
+		var r segRow
+		if err := rows.Scan(&r.id, &r.rids, &r.bytes); err != nil {
+			rows.Close()
+			return err
+		}
+		if r.bytes >= smallSeg {
+			break
+		}
+		segs = append(segs, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(segs) < tailSegs {
+		return nil
+	}
+	slices.Reverse(segs)
+	// The merged segment's ids, and each old one's first ordinal in it.
+	var merged gramBatch
+	off := map[int64]int32{}
+	var rids []byte
+	prev, bytes := int64(0), 0
+	for _, sg := range segs {
+		off[sg.id] = int32(len(merged.rids))
+		var id int64
+		for b := sg.rids; len(b) > 0; {
+			d, w := binary.Varint(b)
+			if w <= 0 {
+				return errGramRow
+			}
+			b = b[w:]
+			id += d
+			merged.rids = append(merged.rids, id)
+			rids = binary.AppendVarint(rids, id-prev)
+			prev = id
+		}
+		bytes += sg.bytes
+	}
+	res, err := tx.ExecContext(ctx, "INSERT INTO seg(rids, bytes) VALUES(?, ?)", rids, bytes)
+	if err != nil {
+		return err
+	}
+	seg, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	first := segs[0].id
+	q, err := tx.QueryContext(ctx, "SELECT bucket, seg, lists FROM gram WHERE seg >= ? AND seg < ? ORDER BY bucket, seg", first, seg)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	ins, err := tx.PrepareContext(ctx, "INSERT INTO gram(bucket, seg, lists) VALUES(?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	// One bucket at a time: its rows' lists, shifted and concatenated in
+	// segment order, so each stays increasing.
+	lists := map[uint32][]int32{}
+	bucket := int64(-1)
+	put := func() error {
+		if len(lists) == 0 {
+			return nil
+		}
+		gs := slices.Sorted(maps.Keys(lists))
+		var row []byte
+		for _, g := range gs {
+			var l []byte
+			last := int32(-1)
+			for _, o := range lists[g] {
+				l = binary.AppendUvarint(l, uint64(o-last))
+				last = o
+			}
+			row = binary.AppendUvarint(row, uint64(g))
+			row = binary.AppendUvarint(row, uint64(len(l)))
+			row = append(row, l...)
+		}
+		clear(lists)
+		_, err := ins.ExecContext(ctx, bucket, seg, row)
+		return err
+	}
+	for q.Next() {
+		var b, sg int64
+		var row sql.RawBytes
+		if err := q.Scan(&b, &sg, &row); err != nil {
+			return err
+		}
+		if b != bucket {
+			if err := put(); err != nil {
+				return err
+			}
+			bucket = b
+		}
+		o, ok := off[sg]
+		if !ok {
+			return errGramRow
+		}
+		for len(row) > 0 {
+			g, w := binary.Uvarint(row)
+			if w <= 0 {
+				return errGramRow
+			}
+			row = row[w:]
+			n, w := binary.Uvarint(row)
+			if w <= 0 || n > uint64(len(row)-w) {
+				return errGramRow
+			}
+			row = row[w:]
+			for _, ord := range decodeOrds(row[:n], nil) {
+				lists[uint32(g)] = append(lists[uint32(g)], ord+o)
+			}
+			row = row[n:]
+		}
+	}
+	if err := q.Err(); err != nil {
+		return err
+	}
+	if err := put(); err != nil {
+		return err
+	}
+	q.Close()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM gram WHERE seg >= ? AND seg < ?", first, seg); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "DELETE FROM seg WHERE id >= ? AND id < ?", first, seg)
+	return err
 }
 
 // errGramRow: a row of the index does not decode.

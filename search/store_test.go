@@ -640,3 +640,51 @@ func scanAndStore(t *testing.T, st *Store, qs string, srcs []Source) (got, want 
 	}
 	return got, want
 }
+
+// TestStoreMergesSegments: a transcript that grows a little before each
+// of many searches leaves a few trigram segments, not one per search, and
+// the answers stay the scan's.
+func TestStoreMergesSegments(t *testing.T) {
+	dir := t.TempDir()
+	srcs := genSources(t, dir, 2, 100<<10)
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	queries := []string{"zqxw", "checkpoint", "glob", `"if err != nil {"`}
+	checkSame(t, st, "first build", srcs, nil, "", queries...)
+	full := genBytes(t, 400<<10, 1, srcs[0].ID)
+	written := len(genBytes(t, 100<<10, 1, srcs[0].ID))
+	r, _, _ := st.dbs(context.Background())
+	for k := 0; k < 3*tailSegs; k++ {
+		// Two more lines.
+		end := written
+		for range 2 {
+			if i := strings.IndexByte(string(full[end:]), '\n'); i >= 0 {
+				end += i + 1
+			}
+		}
+		f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A word only the appended records hold, for a search the
+		// trigram index narrows.
+		f.Write([]byte(strings.ReplaceAll(string(full[written:end]), "the ", "zqxw ")))
+		f.Close()
+		written = end
+		checkSame(t, st, fmt.Sprintf("append %d", k), srcs, nil, "", queries[k%len(queries)])
+		if testing.Verbose() {
+			n, _ := storeRows(t, st)
+			var sg int
+			r.QueryRow("SELECT count(*) FROM seg").Scan(&sg)
+			t.Logf("append %d: %d bytes, %d records, %d segments", k, written, n, sg)
+		}
+	}
+	var segs int
+	if err := r.QueryRow("SELECT count(*) FROM seg").Scan(&segs); err != nil {
+		t.Fatal(err)
+	}
+	if segs >= tailSegs+2 {
+		t.Errorf("%d segments after %d small updates, want fewer than %d", segs, 3*tailSegs, tailSegs+2)
+	}
+	checkSame(t, st, "after merging", srcs, nil, "", queries...)
+}
