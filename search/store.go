@@ -146,7 +146,7 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 	if !strings.HasPrefix(filepath.ToSlash(abs), "/") {
 		u = (&url.URL{Scheme: "file", Path: "/" + filepath.ToSlash(abs)}).String()
 	}
-	pragmas := "&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=cache_size(-4096)&_pragma=temp_store(MEMORY)"
+	pragmas := "&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=cache_size(-2048)&_pragma=temp_store(MEMORY)"
 	w, err = sql.Open("sqlite", u+fmt.Sprintf("?_txlock=immediate&_pragma=busy_timeout(%d)", writeBusyMS)+pragmas)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open search index %s: %w", s.path, err)
@@ -161,7 +161,7 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 		w.Close()
 		return nil, nil, fmt.Errorf("open search index %s: %w", s.path, err)
 	}
-	// Each connection has its own page cache (4 MB): two bound a
+	// Each connection has its own page cache (2 MB): two bound a
 	// server's memory and serve a search and a listing at once.
 	r.SetMaxOpenConns(2)
 	r.SetMaxIdleConns(1)

@@ -111,36 +111,33 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	query, qargs := all, args
 	if allowed == nil {
-		var cands map[int64]bool
+		// Past a quarter of the records, reading them all in order is
+		// about as fast as looking each one up.
+		var cands []int64
+		narrow := true
 		for _, t := range m.q.Terms {
 			if len(t) < 3 {
-				cands = nil
+				narrow = false
 				break
 			}
 			ids, err := gramCandidates(ctx, tx, t)
 			if err != nil {
 				return nil, err
 			}
-			if cands == nil {
-				cands = map[int64]bool{}
-			}
 			for _, id := range ids {
 				if sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]]) {
-					cands[id] = true
+					cands = append(cands, id)
 				}
 			}
-			if len(cands) > n/2 {
-				cands = nil
+			slices.Sort(cands)
+			cands = slices.Compact(cands)
+			if len(cands) > n/4 {
+				narrow = false
 				break
 			}
 		}
-		if cands != nil {
-			ids := make([]int64, 0, len(cands))
-			for id := range cands {
-				ids = append(ids, id)
-			}
-			slices.Sort(ids)
-			idJSON, _ := json.Marshal(ids)
+		if narrow {
+			idJSON, _ := json.Marshal(cands)
 			query = "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE id IN (SELECT value FROM json_each(?))"
 			qargs = []any{string(idJSON)}
 		}
@@ -166,7 +163,13 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	// the scores.
 	df := make([]int, len(m.terms))
 	tf := make([]int, len(m.terms))
-	var hits []hitKey
+	// Hits are kept small until the counts give the scores: a word in
+	// most records has hundreds of thousands.
+	type hitRec struct {
+		id, sec         int64
+		nsec, seq, size int32
+	}
+	var hits []hitRec
 	var tfs []int32
 	err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
 		all := true
@@ -185,8 +188,7 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 				return
 			}
 		}
-		k.score = float64(len(low))
-		hits = append(hits, k)
+		hits = append(hits, hitRec{id: k.id, sec: k.sec, nsec: int32(k.nsec), seq: int32(k.seq), size: int32(len(low))})
 		for _, t := range m.terms {
 			tfs = append(tfs, int32(t.count(low)))
 		}
@@ -195,12 +197,11 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	avg, idf := bm25Stats(n, sum, df)
-	for h := range hits {
+	for h, r := range hits {
 		for i := range tf {
 			tf[i] = int(tfs[h*len(tf)+i])
 		}
-		hits[h].score = bm25(idf, tf, int(hits[h].score), avg)
-		offer(hits[h])
+		offer(hitKey{id: r.id, sec: r.sec, nsec: int64(r.nsec), seq: int64(r.seq), score: bm25(idf, tf, int(r.size), avg)})
 	}
 	res.Total = len(hits)
 	res.Records = n
