@@ -12,21 +12,7 @@ import (
 // $BENCH_STORE_SRC (scripts/bench.sh scale keeps its generated sessions in
 // $BENCH_SCALE_SRC) and reports MB/s of transcript and the store's size.
 func BenchmarkStoreBuild(b *testing.B) {
-	dir := os.Getenv("BENCH_STORE_SRC")
-	if dir == "" {
-		b.Skip("BENCH_STORE_SRC names no folder of transcripts")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	var srcs []Source
-	var raw int64
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		raw += fi.Size()
-		srcs = append(srcs, Source{ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Transcript: f})
-	}
+	srcs, raw := benchSources(b)
 	q, _ := Parse("quokka")
 	for b.Loop() {
 		b.StopTimer()
@@ -56,15 +42,7 @@ func BenchmarkStoreBuild(b *testing.B) {
 // BenchmarkStoreSearch searches a store built from $BENCH_STORE_SRC's
 // transcripts: a rare word, a common one, a phrase and two letters.
 func BenchmarkStoreSearch(b *testing.B) {
-	dir := os.Getenv("BENCH_STORE_SRC")
-	if dir == "" {
-		b.Skip("BENCH_STORE_SRC names no folder of transcripts")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	var srcs []Source
-	for _, f := range files {
-		srcs = append(srcs, Source{ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Transcript: f})
-	}
+	srcs, _ := benchSources(b)
 	st := NewStore(filepath.Join(b.TempDir(), "index.db"))
 	defer st.Close()
 	for _, w := range []string{"quokka", "checkpoint", `"if err != nil"`, "go"} {
@@ -80,4 +58,24 @@ func BenchmarkStoreSearch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchSources is the transcripts in $BENCH_STORE_SRC and their bytes.
+func benchSources(b *testing.B) ([]Source, int64) {
+	dir := os.Getenv("BENCH_STORE_SRC")
+	if dir == "" {
+		b.Skip("BENCH_STORE_SRC names no folder of transcripts")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var srcs []Source
+	var raw int64
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw += fi.Size()
+		srcs = append(srcs, Source{ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Transcript: f})
+	}
+	return srcs, raw
 }
