@@ -267,21 +267,14 @@ func mergeTail(ctx context.Context, tx *sql.Tx) error {
 		if !ok {
 			return errGramRow
 		}
-		for len(row) > 0 {
-			g, w := binary.Uvarint(row)
-			if w <= 0 {
-				return errGramRow
+		err := eachGram(row, func(g uint32, list []byte) bool {
+			for _, ord := range decodeOrds(list, nil) {
+				lists[g] = append(lists[g], ord+o)
 			}
-			row = row[w:]
-			n, w := binary.Uvarint(row)
-			if w <= 0 || n > uint64(len(row)-w) {
-				return errGramRow
-			}
-			row = row[w:]
-			for _, ord := range decodeOrds(row[:n], nil) {
-				lists[uint32(g)] = append(lists[uint32(g)], ord+o)
-			}
-			row = row[n:]
+			return true
+		})
+		if err != nil {
+			return err
 		}
 	}
 	if err := q.Err(); err != nil {
@@ -383,23 +376,37 @@ func gramCandidates(ctx context.Context, tx *sql.Tx, term string) ([]int64, erro
 
 // findGram is g's list in a bucket's row (nil when absent).
 func findGram(row []byte, g uint32) ([]byte, error) {
+	var found []byte
+	err := eachGram(row, func(h uint32, list []byte) bool {
+		if h == g {
+			found = list
+			return false
+		}
+		return true
+	})
+	return found, err
+}
+
+// eachGram calls f with each trigram of a bucket's row and its list, until
+// f returns false.
+func eachGram(row []byte, f func(g uint32, list []byte) bool) error {
 	for len(row) > 0 {
-		h, w := binary.Uvarint(row)
+		g, w := binary.Uvarint(row)
 		if w <= 0 {
-			return nil, errGramRow
+			return errGramRow
 		}
 		row = row[w:]
 		n, w := binary.Uvarint(row)
 		if w <= 0 || n > uint64(len(row)-w) {
-			return nil, errGramRow
+			return errGramRow
 		}
 		row = row[w:]
-		if uint32(h) == g {
-			return row[:n], nil
+		if !f(uint32(g), row[:n]) {
+			return nil
 		}
 		row = row[n:]
 	}
-	return nil, nil
+	return nil
 }
 
 func decodeOrds(b []byte, out []int32) []int32 {
