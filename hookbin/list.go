@@ -50,6 +50,7 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		cat = c
 	}
 	list, notes, err := locate.ListWith(ctx, env, *db, dir, cat)
+	prompts := st.PromptCounts(ctx)
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)
 	}
@@ -83,9 +84,16 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		case l.TranscriptPath != "":
 			// Prompts counted in the transcript (by the search index when
 			// it holds the file as it is); claude-mem holds nothing.
-			if n, ok := st.PromptsNow(ctx, l.ID, l.TranscriptPath); ok {
-				counts = fmt.Sprintf("%d\t-\t-", n)
-			} else if n, err := noIndex.Prompts(ctx, l.TranscriptPath); err == nil {
+			n, ok := 0, false
+			if prompts != nil {
+				n, ok = prompts(l.ID, l.TranscriptPath)
+			}
+			if !ok {
+				var err error
+				n, err = noIndex.Prompts(ctx, l.TranscriptPath)
+				ok = err == nil
+			}
+			if ok {
 				counts = fmt.Sprintf("%d\t-\t-", n)
 			}
 		}

@@ -688,3 +688,40 @@ func TestStoreMergesSegments(t *testing.T) {
 	}
 	checkSame(t, st, "after merging", srcs, nil, "", queries...)
 }
+
+// TestStorePromptCounts: the turn counts a listing takes from the store
+// are the transcripts' own, and none for a transcript changed since it was
+// indexed.
+func TestStorePromptCounts(t *testing.T) {
+	srcs := genSources(t, t.TempDir(), 3, 100<<10)
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	ctx := context.Background()
+	if got := st.PromptCounts(ctx); got != nil {
+		if _, ok := got(srcs[0].ID, srcs[0].Transcript); ok {
+			t.Error("an empty store gave a turn count")
+		}
+	}
+	checkSame(t, st, "build", srcs, nil, "", "checkpoint")
+	os.WriteFile(srcs[2].Transcript, genBytes(t, 50<<10, 7, srcs[2].ID), 0o600)
+	counts := st.PromptCounts(ctx)
+	if counts == nil {
+		t.Fatal("no turn counts from a built store")
+	}
+	for i, src := range srcs {
+		want, err := (*Index)(nil).Prompts(ctx, src.Transcript)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := counts(src.ID, src.Transcript)
+		switch {
+		case i == 2 && ok:
+			t.Errorf("a changed transcript's turn count came from the store: %d", got)
+		case i < 2 && (!ok || got != want):
+			t.Errorf("session %d: turn count %d, %v; want %d", i, got, ok, want)
+		}
+		if n, ok := st.PromptsNow(ctx, src.ID, src.Transcript); ok != (i < 2) || ok && n != want {
+			t.Errorf("session %d: PromptsNow %d, %v; want %d", i, n, ok, want)
+		}
+	}
+}
