@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,4 +79,40 @@ func benchSources(b *testing.B) ([]Source, int64) {
 		srcs = append(srcs, Source{ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Transcript: f})
 	}
 	return srcs, raw
+}
+
+// BenchmarkStoreAppend: one turn appended to one of $BENCH_STORE_SRC's
+// transcripts (copied), then a search of a rare word: the incremental
+// update.
+func BenchmarkStoreAppend(b *testing.B) {
+	srcs, _ := benchSources(b)
+	dir := b.TempDir()
+	for i, s := range srcs {
+		data, err := os.ReadFile(s.Transcript)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs[i].Transcript = filepath.Join(dir, filepath.Base(s.Transcript))
+		if err := os.WriteFile(srcs[i].Transcript, data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := NewStore(filepath.Join(b.TempDir(), "index.db"))
+	defer st.Close()
+	q, _ := Parse("quokka")
+	if _, err := st.search(context.Background(), Options{Query: q, Sources: srcs}); err != nil {
+		b.Fatal(err)
+	}
+	line := `{"type":"user","message":{"role":"user","content":"one more turn: where is the flaky test?"},"uuid":"%s","timestamp":"2026-02-01T10:00:00.000Z","sessionId":"%s"}` + "\n"
+	for i := 0; b.Loop(); i++ {
+		f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(f, line, fmt.Sprintf("0000aaaa-0000-4000-8000-%012d", i), srcs[0].ID)
+		f.Close()
+		if _, err := st.search(context.Background(), Options{Query: q, Sources: srcs}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
