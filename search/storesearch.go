@@ -105,11 +105,8 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	// every hit is among them), or every record when a term is shorter
 	// than a trigram, the file filter applies, or the candidates are most
 	// of the records anyway.
-	all := "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE " + scope("id")
-	if allowed != nil {
-		all += " AND paths IS NOT NULL"
-	}
-	query, qargs := all, args
+	var query string
+	var qargs []any
 	if allowed == nil {
 		// Past a quarter of the records, reading them all in order is
 		// about as fast as looking each one up.
@@ -175,7 +172,7 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	var hits []hitRec
 	var tfs []int32
-	err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
+	each := func(k hitKey, low string) {
 		all := true
 		for i, t := range m.terms {
 			if t.index(low) >= 0 {
@@ -196,7 +193,16 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		for _, t := range m.terms {
 			tfs = append(tfs, int32(t.count(low)))
 		}
-	})
+	}
+	if query != "" {
+		err = eachRecord(ctx, tx, query, qargs, nil, each)
+	} else {
+		// Every record of the scope: each source's by its range of ids
+		// (a scan of the whole table would read every source's).
+		err = eachSourceRecord(ctx, tx, srcs, allowed, func(id int64) bool {
+			return m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]]
+		}, each)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +276,32 @@ func (h *hitHeap) Pop() any {
 	return x
 }
 
+// eachSourceRecord hands f every record of the sources (by id) that keep
+// accepts, and with allowed only those it holds, as eachRecord does.
+func eachSourceRecord(ctx context.Context, tx *sql.Tx, srcs []int64, allowed map[int64]bool, keep func(int64) bool, f func(hitKey, string)) error {
+	query := "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE id >= ? AND id < ?"
+	if allowed != nil {
+		query += " AND paths IS NOT NULL"
+	}
+	st, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srcs = slices.Sorted(slices.Values(srcs))
+	for _, id := range srcs {
+		rows, err := st.QueryContext(ctx, id<<srcShift, (id+1)<<srcShift)
+		if err != nil {
+			return err
+		}
+		err = eachRow(rows, func(id int64) bool { return keep(id) && (allowed == nil || allowed[id]) }, f)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // eachRecord runs query (selecting id, tsec, tnsec, tz, seq, len and
 // text) and hands f each record's key and folded text, good only until f
 // returns; with allowed, only the records it holds.
@@ -278,6 +310,12 @@ func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allow
 	if err != nil {
 		return err
 	}
+	return eachRow(rows, func(id int64) bool { return allowed == nil || allowed[id] }, f)
+}
+
+// eachRow hands f the key and folded text of each of rows' records that
+// keep accepts (before its text is decoded), and closes rows.
+func eachRow(rows *sql.Rows, keep func(int64) bool, f func(hitKey, string)) error {
 	defer rows.Close()
 	var text sql.RawBytes
 	var buf []byte
@@ -288,7 +326,7 @@ func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allow
 		if err := rows.Scan(&k.id, &k.sec, &k.nsec, &tz, &k.seq, &l, &text); err != nil {
 			return err
 		}
-		if allowed != nil && !allowed[k.id] {
+		if !keep(k.id) {
 			continue
 		}
 		if tz == "" {
