@@ -41,14 +41,16 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	// did not change since the last listing.
 	var cat locate.Catalogue
 	var c *search.Catalogue
+	var st *search.Store
 	if p := env.SearchIndexPath(); p != "" {
-		st := search.NewStore(p)
+		st = search.NewStore(p)
 		st.Log = func(line string) { fmt.Fprintln(stderr, "hookbin: "+line) }
 		defer st.Close()
 		c = st.Catalogue(ctx)
 		cat = c
 	}
 	list, notes, err := locate.ListWith(ctx, env, *db, dir, cat)
+	prompts := st.PromptCounts(ctx)
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)
 	}
@@ -82,8 +84,18 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		case l.Stored:
 			counts = fmt.Sprintf("%d\t%d\t%d", l.Prompts, l.Observations, l.Summaries)
 		case l.TranscriptPath != "":
-			// Prompts counted in the transcript; claude-mem holds nothing.
-			if n, err := noIndex.Prompts(ctx, l.TranscriptPath); err == nil {
+			// Prompts counted in the transcript (by the search index when
+			// it holds the file as it is); claude-mem holds nothing.
+			n, ok := 0, false
+			if prompts != nil {
+				n, ok = prompts(l.ID, l.TranscriptPath)
+			}
+			if !ok {
+				var err error
+				n, err = noIndex.Prompts(ctx, l.TranscriptPath)
+				ok = err == nil
+			}
+			if ok {
 				counts = fmt.Sprintf("%d\t-\t-", n)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 // first search time and free little. A soft limit bounds the peak instead;
 // a larger live heap still works.
 const (
-	memoryLimit = 44 << 20
+	memoryLimit = 40 << 20
 	gcPercent   = 400
 	// indexBytes bounds the search index's record text.
 	indexBytes = 24 << 20

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"bottle/locate"
@@ -112,6 +113,60 @@ func (c *Catalogue) Save(ctx context.Context) error {
 	}
 	clear(c.added)
 	return nil
+}
+
+// PromptCounts reads the turn counts of every transcript the store holds
+// in one query, for a listing of many sessions: the lookup it returns is
+// PromptsNow without a query per session (nil when the store cannot be
+// used).
+func (s *Store) PromptCounts(ctx context.Context) func(id, path string) (int, bool) {
+	if s == nil {
+		return nil
+	}
+	r, _, err := s.dbs(ctx)
+	if err != nil {
+		return nil
+	}
+	rows, err := r.QueryContext(ctx, "SELECT key, prompts, size, mtime FROM src WHERE key >= 't' AND key < 'u'")
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	type count struct{ n, size, mtime int64 }
+	counts := map[string]count{}
+	for rows.Next() {
+		var key string
+		var c count
+		if rows.Scan(&key, &c.n, &c.size, &c.mtime) == nil {
+			counts[key] = c
+		}
+	}
+	if rows.Err() != nil {
+		return nil
+	}
+	return func(id, path string) (int, bool) {
+		c, ok := counts["t\x00"+id+"\x00"+path]
+		if !ok {
+			return 0, false
+		}
+		fi, err := os.Stat(path)
+		if err != nil || fi.Size() != c.size || fi.ModTime().UnixNano() != c.mtime {
+			return 0, false
+		}
+		return int(c.n), true
+	}
+}
+
+// PromptsNow is Prompts of the transcript at path as it is now.
+func (s *Store) PromptsNow(ctx context.Context, id, path string) (int, bool) {
+	if s == nil {
+		return 0, false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	return s.Prompts(ctx, id, path, fi.Size(), fi.ModTime())
 }
 
 // Prompts is the number of genuine prompts of session id's transcript at

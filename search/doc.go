@@ -17,6 +17,10 @@
 // [Index] keeps the records of small sources in memory and rebuilds them
 // when a transcript or the database changes (size or modification time); a
 // search without an index, or of a source too large to keep, streams the
-// records instead. The package reads sources read-only and does no MCP, no
-// output and no logging: tools/ and hookbin/ lay out its results.
+// records instead. [Store] is the persistent index: each record's folded
+// text and its set of byte trigrams in SQLite, kept up to date at every
+// search and never authoritative. A [Source]'s transcript is read by its
+// host's reader (Claude Code's when it names none). The package reads
+// sources read-only and does no MCP, no output and no logging: tools/ and
+// hookbin/ lay out its results.
 package search

@@ -95,7 +95,7 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 		// its text is not kept; a small one's text may be.
 		m.eager = !st.ok || st.size > maxCachedFile
 		defer func() { m.eager = false }()
-		_, err := transcriptRecords(ctx, src.Transcript, src.ID, m.own, m.add)
+		_, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, m.own, m.add)
 		return err
 	}
 	e, err := ix.transcriptEntry(ctx, src, st, m.own)
@@ -114,7 +114,7 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 func (ix *Index) transcriptEntry(ctx context.Context, src Source, st stamp, own *ownRules) (*entry, error) {
 	return ix.get(ctx, &ix.trans, src.Transcript, st, own.key(), func() ([]Record, transcriptInfo, error) {
 		var recs []Record
-		info, err := transcriptRecords(ctx, src.Transcript, src.ID, own, func(r Record) { recs = append(recs, r) })
+		info, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, own, func(r Record) { recs = append(recs, r) })
 		if err == nil && statStamp(src.Transcript) != st {
 			err = errStale
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"bottle/claudemem"
-	"bottle/host/claudecode/transcript"
 	"bottle/internal/jsonscan"
 	"bottle/privacy"
 	"bottle/session"
@@ -57,8 +56,9 @@ type Record struct {
 	// stripped, for the file filter.
 	Paths []string
 	// seq orders the records of one session (file order, then stored order).
-	seq int
-	low string
+	seq    int
+	low    string
+	packed []byte // Text as the store keeps it
 }
 
 func newRecord(r Record) Record {
@@ -78,9 +78,9 @@ type transcriptInfo struct {
 
 // transcriptRecords reads the transcript at path and hands each record of
 // session id to emit, tool calls as their results arrive, the rest after.
-func transcriptRecords(ctx context.Context, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
+func transcriptRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
 	seq := 0
-	t, err := transcript.Read(ctx, path, &session.ReadOptions{
+	t, err := read(ctx, path, &session.ReadOptions{
 		CaptureTools: func(string) bool { return true },
 		// Each call as its result arrives (one without at the end): its
 		// input is the reader's, so the record copies what it keeps.

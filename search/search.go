@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"bottle/claudemem"
+	"bottle/host/claudecode/transcript"
 	"bottle/locate"
+	"bottle/session"
 )
 
 // Limits of a page of hits.
@@ -27,6 +29,18 @@ type Source struct {
 	ID string
 	// Transcript is the session's transcript ("" when it has none).
 	Transcript string
+	// Read reads Transcript: the host's reader (nil: Claude Code's). A
+	// source of another host plugs in here; search needs nothing else of
+	// it.
+	Read session.Reader
+}
+
+// reader is src's transcript reader.
+func (src Source) reader() session.Reader {
+	if src.Read != nil {
+		return src.Read
+	}
+	return transcript.Read
 }
 
 // Options say what [Search] looks for, and where.

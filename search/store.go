@@ -20,7 +20,7 @@ import (
 // storeFormat names the layout of a store's tables and whether its text is
 // redacted; a file without it is not ours (or an older layout, or one
 // written with redaction switched the other way) and is set aside.
-var storeFormat = "bottle search index 4" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
+var storeFormat = "bottle search index 5" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
 
 // The store is a cache: it is written without fsync (synchronous=OFF), and
 // a file a crash left corrupt is set aside and rebuilt.
@@ -34,8 +34,9 @@ const (
 	readBusyMS  = 1000
 )
 
-// Store is the persistent search index: an SQLite database (FTS5, trigram
-// tokens) of the records [Search] builds, each as the scan would see it,
+// Store is the persistent search index: an SQLite database of the records
+// [Search] builds (their folded text compressed, and each one's byte
+// trigrams: see grams.go), each as the scan would see it,
 // kept up to date from the sources at every search. It is derived and
 // disposable: deleting the file loses nothing (the next search rebuilds
 // what it needs), a file that is not a store (corrupt, foreign, an older
@@ -145,7 +146,7 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 	if !strings.HasPrefix(filepath.ToSlash(abs), "/") {
 		u = (&url.URL{Scheme: "file", Path: "/" + filepath.ToSlash(abs)}).String()
 	}
-	pragmas := "&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=cache_size(-4096)&_pragma=temp_store(MEMORY)"
+	pragmas := "&_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=cache_size(-2048)&_pragma=temp_store(MEMORY)"
 	w, err = sql.Open("sqlite", u+fmt.Sprintf("?_txlock=immediate&_pragma=busy_timeout(%d)", writeBusyMS)+pragmas)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open search index %s: %w", s.path, err)
@@ -160,7 +161,7 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 		w.Close()
 		return nil, nil, fmt.Errorf("open search index %s: %w", s.path, err)
 	}
-	// Each connection has its own page cache (4 MB): two bound a
+	// Each connection has its own page cache (2 MB): two bound a
 	// server's memory and serve a search and a listing at once.
 	r.SetMaxOpenConns(2)
 	r.SetMaxIdleConns(1)
@@ -168,8 +169,8 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 }
 
 // schema is the store's layout. A record's id is its source's id << 28,
-// its number in the source << 3, and its kind: a search filters the FTS
-// table's rowids by source and kind without reading the records.
+// its number in the source << 3, and its kind: a search filters the
+// trigram index's ids by source and kind without reading the records.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS src(
@@ -199,8 +200,10 @@ CREATE TABLE IF NOT EXISTS agg(src INTEGER NOT NULL, kind INTEGER NOT NULL, n IN
 	PRIMARY KEY(src, kind)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cat(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
 	first TEXT NOT NULL, cwd TEXT NOT NULL, flags INTEGER NOT NULL, lsec INTEGER NOT NULL, lnsec INTEGER NOT NULL, ltz TEXT NOT NULL) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(low, content='', contentless_delete=1,
-	tokenize='trigram case_sensitive 1');
+CREATE TABLE IF NOT EXISTS seg(id INTEGER PRIMARY KEY, rids BLOB NOT NULL, bytes INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS gram(bucket INTEGER NOT NULL, seg INTEGER NOT NULL, lists BLOB NOT NULL,
+	PRIMARY KEY(bucket, seg)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS gram_seg ON gram(seg);
 `
 
 // initSchema creates the tables in a new file and checks an old one's
@@ -238,7 +241,7 @@ func initSchema(ctx context.Context, w *sql.DB) error {
 
 // isBroken reports whether err says the file is not a usable store.
 func isBroken(err error) bool {
-	if errors.Is(err, errForeign) {
+	if errors.Is(err, errForeign) || errors.Is(err, errGramRow) || errors.Is(err, errPacked) {
 		return true
 	}
 	var se *sqlite.Error

@@ -68,7 +68,7 @@ func allRecords(t testing.TB, srcs []Source, db *claudemem.DB) []Record {
 	var recs []Record
 	for _, s := range srcs {
 		if s.Transcript != "" {
-			if _, err := transcriptRecords(context.Background(), s.Transcript, s.ID, nil, func(r Record) { recs = append(recs, r) }); err != nil {
+			if _, err := transcriptRecords(context.Background(), s.reader(), s.Transcript, s.ID, nil, func(r Record) { recs = append(recs, r) }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -436,6 +436,19 @@ func TestStoreSetAside(t *testing.T) {
 			os.WriteFile(path, data[:len(data)/3], 0o600)
 			os.Remove(path + "-wal")
 		},
+		// Rows SQLite reads well that the store cannot decode.
+		"mangled": func(path string) {
+			st := NewStore(path)
+			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
+			_, w, err := st.dbs(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Exec("UPDATE gram SET lists = x'ffffffffffffffffffffff'; UPDATE rec SET text = x'07'"); err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+		},
 		"deleted": func(path string) {
 			st := NewStore(path)
 			checkSame(t, st, "before deletion", srcs, nil, "", queries...)
@@ -627,3 +640,92 @@ func scanAndStore(t *testing.T, st *Store, qs string, srcs []Source) (got, want 
 	}
 	return got, want
 }
+
+// TestStoreMergesSegments: a transcript that grows a little before each
+// of many searches leaves a few trigram segments, not one per search, and
+// the answers stay the scan's.
+func TestStoreMergesSegments(t *testing.T) {
+	dir := t.TempDir()
+	srcs := genSources(t, dir, 2, 100<<10)
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	queries := []string{"zqxw", "checkpoint", "glob", `"if err != nil {"`}
+	checkSame(t, st, "first build", srcs, nil, "", queries...)
+	full := genBytes(t, 400<<10, 1, srcs[0].ID)
+	written := len(genBytes(t, 100<<10, 1, srcs[0].ID))
+	r, _, _ := st.dbs(context.Background())
+	for k := 0; k < 3*tailSegs; k++ {
+		// Two more lines.
+		end := written
+		for range 2 {
+			if i := strings.IndexByte(string(full[end:]), '\n'); i >= 0 {
+				end += i + 1
+			}
+		}
+		f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A word only the appended records hold, for a search the
+		// trigram index narrows.
+		f.Write([]byte(strings.ReplaceAll(string(full[written:end]), "the ", "zqxw ")))
+		f.Close()
+		written = end
+		checkSame(t, st, fmt.Sprintf("append %d", k), srcs, nil, "", queries[k%len(queries)])
+		if testing.Verbose() {
+			n, _ := storeRows(t, st)
+			var sg int
+			r.QueryRow("SELECT count(*) FROM seg").Scan(&sg)
+			t.Logf("append %d: %d bytes, %d records, %d segments", k, written, n, sg)
+		}
+	}
+	var segs int
+	if err := r.QueryRow("SELECT count(*) FROM seg").Scan(&segs); err != nil {
+		t.Fatal(err)
+	}
+	if segs >= tailSegs+2 {
+		t.Errorf("%d segments after %d small updates, want fewer than %d", segs, 3*tailSegs, tailSegs+2)
+	}
+	checkSame(t, st, "after merging", srcs, nil, "", queries...)
+}
+
+// TestStorePromptCounts: the turn counts a listing takes from the store
+// are the transcripts' own, and none for a transcript changed since it was
+// indexed.
+func TestStorePromptCounts(t *testing.T) {
+	srcs := genSources(t, t.TempDir(), 3, 100<<10)
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	ctx := context.Background()
+	if got := st.PromptCounts(ctx); got != nil {
+		if _, ok := got(srcs[0].ID, srcs[0].Transcript); ok {
+			t.Error("an empty store gave a turn count")
+		}
+	}
+	checkSame(t, st, "build", srcs, nil, "", "checkpoint")
+	os.WriteFile(srcs[2].Transcript, genBytes(t, 50<<10, 7, srcs[2].ID), 0o600)
+	counts := st.PromptCounts(ctx)
+	if counts == nil {
+		t.Fatal("no turn counts from a built store")
+	}
+	for i, src := range srcs {
+		want, err := (*Index)(nil).Prompts(ctx, src.Transcript)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := counts(src.ID, src.Transcript)
+		switch {
+		case i == 2 && ok:
+			t.Errorf("a changed transcript's turn count came from the store: %d", got)
+		case i < 2 && (!ok || got != want):
+			t.Errorf("session %d: turn count %d, %v; want %d", i, got, ok, want)
+		}
+		if n, ok := st.PromptsNow(ctx, src.ID, src.Transcript); ok != (i < 2) || ok && n != want {
+			t.Errorf("session %d: PromptsNow %d, %v; want %d", i, n, ok, want)
+		}
+	}
+}
+
+// The tests' stores are small: narrow them with the trigram index all the
+// same, as a large history's are.
+func init() { scanRecords = 0 }

@@ -10,19 +10,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+	"unsafe"
 )
 
 // zeroUnix is the zero time's Unix seconds: the store keeps 0 for it.
 var zeroUnix = time.Time{}.Unix()
 
 // search answers o from the store, after bringing it up to date: the same
-// hits in the same order as the scan. A term of three characters or more
-// is a phrase of trigrams, which the FTS table matches exactly (records
-// and terms are folded before they are indexed and searched, and the
-// tokenizer is case-sensitive), so its record count comes from the index
-// and only the records holding every such term are read; a shorter term
-// needs the records read.
+// hits in the same order as the scan. The records holding every byte
+// trigram of a term (of three bytes or more) hold all of its hits; those of
+// every term are read once, for each term's record count and the hits. A
+// shorter term, the file filter, or candidates that are most of the
+// records anyway make it read every record of the scope.
 func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	rdb, wdb, err := s.dbs(ctx)
 	if err != nil {
@@ -101,57 +100,47 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 
-	// Each term's record count: from the index for a phrase of trigrams,
-	// else by reading the records.
-	df := make([]int, len(m.terms))
-	exact := make([]bool, len(m.terms))
-	var phrases, unknown []int
-	for i, t := range m.q.Terms {
-		exact[i] = utf8.RuneCountInString(t) >= 3
-		if exact[i] {
-			phrases = append(phrases, i)
-		}
-		if !exact[i] || allowed != nil {
-			unknown = append(unknown, i)
-			continue
-		}
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM fts WHERE fts MATCH ? AND "+scope("rowid"),
-			append([]any{phrase(t)}, args...)...).Scan(&df[i]); err != nil {
-			return nil, err
-		}
-	}
-	all := "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE " + scope("id")
-	if allowed != nil {
-		all += " AND paths IS NOT NULL"
-	}
-	// The records to read for hits: those holding every phrase, unless
-	// one of the phrases is in most records anyway (then reading the
-	// records in order is cheaper than matching the phrases).
-	query, qargs := all, args
-	if len(phrases) > 0 && allowed == nil {
-		narrowest := n
-		for _, i := range phrases {
-			narrowest = min(narrowest, df[i])
-		}
-		if narrowest <= n/4 {
-			var expr strings.Builder
-			expr.WriteString("(")
-			for k, i := range phrases {
-				if k > 0 {
-					expr.WriteString(" AND ")
-				}
-				expr.WriteString(phrase(m.q.Terms[i]))
+	// The records to read: those holding every trigram of some term (a
+	// superset of each term's records, so every term's record count and
+	// every hit is among them), or every record when a term is shorter
+	// than a trigram, the file filter applies, or the candidates are most
+	// of the records anyway.
+	var query string
+	var qargs []any
+	if allowed == nil {
+		// Past a quarter of the records, reading them all in order is
+		// about as fast as looking each one up.
+		// A scope of few records (a session's) is read whole: the
+		// trigram lists are the whole store's, and a common term's are
+		// longer than the scope.
+		var cands []int64
+		narrow := n > scanRecords
+		for i := 0; narrow && i < len(m.q.Terms); i++ {
+			t := m.q.Terms[i]
+			if len(t) < 3 {
+				narrow = false
+				break
 			}
-			expr.WriteString(")")
-			for _, t := range m.q.Excluded {
-				if utf8.RuneCountInString(t) >= 3 {
-					e := expr.String()
-					expr.Reset()
-					expr.WriteString("(" + e + " NOT " + phrase(t) + ")")
+			ids, err := gramCandidates(ctx, tx, t)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range ids {
+				if sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]]) {
+					cands = append(cands, id)
 				}
 			}
-			query = "SELECT r.id, r.tsec, r.tnsec, r.tz, r.seq, r.len, r.text FROM fts JOIN rec r ON r.id = fts.rowid WHERE fts MATCH ? AND " + scope("fts.rowid")
-			qargs = append([]any{expr.String()}, args...)
+			slices.Sort(cands)
+			cands = slices.Compact(cands)
+			if len(cands) > n/4 {
+				narrow = false
+				break
+			}
+		}
+		if narrow {
+			idJSON, _ := json.Marshal(cands)
+			query = "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE id IN (SELECT value FROM json_each(?))"
+			qargs = []any{string(idJSON)}
 		}
 	}
 	limit := o.Limit
@@ -170,83 +159,61 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 			heap.Fix(top, 0)
 		}
 	}
+	// One read of the records: each term's record count, and the hits
+	// kept small (order, length and term counts) until the counts give
+	// the scores.
+	df := make([]int, len(m.terms))
 	tf := make([]int, len(m.terms))
-	// match reports whether low is a hit, with its term counts in tf.
-	match := func(low string) bool {
-		for _, t := range m.terms {
-			if t.index(low) < 0 {
-				return false
+	// Hits are kept small until the counts give the scores: a word in
+	// most records has hundreds of thousands.
+	type hitRec struct {
+		id, sec         int64
+		nsec, seq, size int32
+	}
+	var hits []hitRec
+	var tfs []int32
+	each := func(k hitKey, low string) {
+		all := true
+		for i, t := range m.terms {
+			if t.index(low) >= 0 {
+				df[i]++
+			} else {
+				all = false
 			}
+		}
+		if !all {
+			return
 		}
 		for _, t := range m.excluded {
 			if t.index(low) >= 0 {
-				return false
-			}
-		}
-		for i, t := range m.terms {
-			tf[i] = t.count(low)
-		}
-		return true
-	}
-	if len(unknown) > 0 && query == all {
-		// One read of every record: the short terms' counts, and the hits
-		// kept small (order, length and term counts) until the counts
-		// give the scores.
-		var hits []hitKey
-		var tfs []int32
-		err := eachRecord(ctx, tx, all, args, allowed, func(k hitKey, low string) {
-			for _, i := range unknown {
-				if m.terms[i].index(low) >= 0 {
-					df[i]++
-				}
-			}
-			if !match(low) {
 				return
 			}
-			k.score = float64(len(low))
-			hits = append(hits, k)
-			for _, c := range tf {
-				tfs = append(tfs, int32(c))
-			}
-		})
-		if err != nil {
-			return nil, err
 		}
-		avg, idf := bm25Stats(n, sum, df)
-		for h := range hits {
-			for i := range tf {
-				tf[i] = int(tfs[h*len(tf)+i])
-			}
-			hits[h].score = bm25(idf, tf, int(hits[h].score), avg)
-			offer(hits[h])
+		hits = append(hits, hitRec{id: k.id, sec: k.sec, nsec: int32(k.nsec), seq: int32(k.seq), size: int32(len(low))})
+		for _, t := range m.terms {
+			tfs = append(tfs, int32(t.count(low)))
 		}
-		res.Total = len(hits)
+	}
+	if query != "" {
+		err = eachRecord(ctx, tx, query, qargs, nil, each)
 	} else {
-		if len(unknown) > 0 {
-			err := eachRecord(ctx, tx, all, args, allowed, func(_ hitKey, low string) {
-				for _, i := range unknown {
-					if m.terms[i].index(low) >= 0 {
-						df[i]++
-					}
-				}
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
-		avg, idf := bm25Stats(n, sum, df)
-		err = eachRecord(ctx, tx, query, qargs, allowed, func(k hitKey, low string) {
-			if !match(low) {
-				return
-			}
-			res.Total++
-			k.score = bm25(idf, tf, len(low), avg)
-			offer(k)
-		})
-		if err != nil {
-			return nil, err
-		}
+		// Every record of the scope: each source's by its range of ids
+		// (a scan of the whole table would read every source's).
+		err = eachSourceRecord(ctx, tx, srcs, allowed, func(id int64) bool {
+			return m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]]
+		}, each)
 	}
+	if err != nil {
+		return nil, err
+	}
+	avg, idf := bm25Stats(n, sum, df)
+	for h, r := range hits {
+		for i := range tf {
+			tf[i] = int(tfs[h*len(tf)+i])
+		}
+		offer(hitKey{id: r.id, sec: r.sec, nsec: int64(r.nsec), seq: int64(r.seq), score: bm25(idf, tf, int(r.size), avg)})
+	}
+	res.Total = len(hits)
 	res.Records = n
 	page := []hitKey(*top)
 	slices.SortFunc(page, hitKey.order)
@@ -255,10 +222,15 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	page = page[max(o.Offset, 0):]
 	for _, k := range page {
-		var rid, label, tz, text string
+		var rid, label, tz string
+		var packed []byte
 		var sec int64
 		var nsec int
-		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &text); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &packed); err != nil {
+			return nil, err
+		}
+		text, err := unpackText(packed)
+		if err != nil {
 			return nil, err
 		}
 		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
@@ -267,8 +239,10 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	return res, nil
 }
 
-// phrase is an FTS5 string of t: its trigrams in order.
-func phrase(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
+// scanRecords is the most records a search reads whole rather than
+// narrowing with the trigram index: a few milliseconds' work. (The tests
+// set it to 0, so that their small stores are narrowed too.)
+var scanRecords = 1000
 
 // hitKey is what ranks a hit: its score, time, session and order.
 type hitKey struct {
@@ -302,16 +276,49 @@ func (h *hitHeap) Pop() any {
 	return x
 }
 
+// eachSourceRecord hands f every record of the sources (by id) that keep
+// accepts, and with allowed only those it holds, as eachRecord does.
+func eachSourceRecord(ctx context.Context, tx *sql.Tx, srcs []int64, allowed map[int64]bool, keep func(int64) bool, f func(hitKey, string)) error {
+	query := "SELECT id, tsec, tnsec, tz, seq, len, text FROM rec WHERE id >= ? AND id < ?"
+	if allowed != nil {
+		query += " AND paths IS NOT NULL"
+	}
+	st, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srcs = slices.Sorted(slices.Values(srcs))
+	for _, id := range srcs {
+		rows, err := st.QueryContext(ctx, id<<srcShift, (id+1)<<srcShift)
+		if err != nil {
+			return err
+		}
+		err = eachRow(rows, func(id int64) bool { return keep(id) && (allowed == nil || allowed[id]) }, f)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // eachRecord runs query (selecting id, tsec, tnsec, tz, seq, len and
-// text) and hands f each record's key and folded text; with allowed, only
-// the records it holds.
+// text) and hands f each record's key and folded text, good only until f
+// returns; with allowed, only the records it holds.
 func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allowed map[int64]bool, f func(hitKey, string)) error {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
+	return eachRow(rows, func(id int64) bool { return allowed == nil || allowed[id] }, f)
+}
+
+// eachRow hands f the key and folded text of each of rows' records that
+// keep accepts (before its text is decoded), and closes rows.
+func eachRow(rows *sql.Rows, keep func(int64) bool, f func(hitKey, string)) error {
 	defer rows.Close()
 	var text sql.RawBytes
+	var buf []byte
 	for rows.Next() {
 		var k hitKey
 		var tz string
@@ -319,19 +326,18 @@ func eachRecord(ctx context.Context, tx *sql.Tx, query string, args []any, allow
 		if err := rows.Scan(&k.id, &k.sec, &k.nsec, &tz, &k.seq, &l, &text); err != nil {
 			return err
 		}
-		if allowed != nil && !allowed[k.id] {
+		if !keep(k.id) {
 			continue
 		}
 		if tz == "" {
 			k.sec, k.nsec = zeroUnix, 0
 		}
-		f(k, foldBytes(text))
+		low, _, nbuf, err := unpackLow(text, buf)
+		if err != nil {
+			return err
+		}
+		buf = nbuf
+		f(k, unsafe.String(unsafe.SliceData(low), len(low)))
 	}
 	return rows.Err()
-}
-
-// foldBytes is Fold of b, in a new string.
-func foldBytes(b []byte) string {
-	s := string(b)
-	return Fold(s)
 }

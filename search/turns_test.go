@@ -50,7 +50,7 @@ func TestRecordIDsExpandCatches(t *testing.T) {
 func checkRecordIDs(path string) (int, error) {
 	ctx := context.Background()
 	var recs []Record
-	if _, err := transcriptRecords(ctx, path, "s", nil, func(r Record) {
+	if _, err := transcriptRecords(ctx, Source{}.reader(), path, "s", nil, func(r Record) {
 		if r.Kind == KindPrompt || r.Kind == KindAssistant {
 			recs = append(recs, r)
 		}

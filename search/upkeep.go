@@ -62,6 +62,10 @@ type job struct {
 	err          error
 	unchanged    bool
 	id           int64 // the source's id in the store, once written
+	// fresh: the store holds nothing of the source, so every record is
+	// written: their stored text is worked out by the reading goroutines
+	// (else by the writer, for the changed ones).
+	fresh bool
 }
 
 // update brings the store up to date with the sources a search wants: a
@@ -107,14 +111,15 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			switch {
 			case err != nil || !fi.Mode().IsRegular():
 				// The reader's own error, as the scan reports it.
-				if _, err := transcriptRecords(ctx, src.Transcript, src.ID, own, func(Record) {}); err != nil {
+				if _, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, own, func(Record) {}); err != nil {
 					notes[i] = append(notes[i], fmt.Sprintf("session %s: %v", src.ID, err))
 				}
 			case rows[key].size == fi.Size() && rows[key].mtime == fi.ModTime().UnixNano() && rows[key].fp == own.key():
 				sc.session[rows[key].id] = src.ID
 			default:
-				jobs = append(jobs, &job{i: i, key: key, session: src.ID, transcript: src.Transcript,
-					size: fi.Size(), mtime: fi.ModTime().UnixNano(), fp: own.key(), own: own})
+				_, known := rows[key]
+				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
+					size: fi.Size(), mtime: fi.ModTime().UnixNano(), fp: own.key(), own: own, fresh: !known})
 			}
 		}
 		if wantS {
@@ -125,7 +130,8 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			if r, ok := rows[key]; ok && dbfp != "" && r.fp == dbfp {
 				sc.session[r.id] = src.ID
 			} else {
-				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, stored: true, fp: dbfp, oldfp: rows[key].fp})
+				_, known := rows[key]
+				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, stored: true, fp: dbfp, oldfp: rows[key].fp, fresh: !known})
 			}
 		}
 	}
@@ -163,7 +169,7 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]sr
 		if !j.stored {
 			pending += j.size
 			build = append(build, &job{i: j.i, key: j.key, session: j.session, src: j.src, transcript: j.transcript,
-				size: j.size, mtime: j.mtime, fp: j.fp, own: j.own})
+				size: j.size, mtime: j.mtime, fp: j.fp, own: j.own, fresh: j.fresh})
 		}
 	}
 	limit := s.BuildBytes
@@ -204,7 +210,7 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]sr
 	return errBuilding
 }
 
-// runJobs reads the jobs' sources on up to GOMAXPROCS goroutines and
+// runJobs reads the jobs' sources on up to GOMAXPROCS-1 goroutines and
 // writes each one's records as it is read, one transaction per source;
 // rows gains the sources written.
 func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, rows map[string]srcRow) error {
@@ -230,10 +236,20 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 	}
 	done := make(chan *job, 1)
 	work := make(chan *job)
-	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+	// One reading goroutine fewer than the processors: the writer is
+	// busy the whole build, and each reading goroutine keeps a
+	// transcript's records and mapped pages (on two processors, a second
+	// one cost 7-9 MB of peak RSS and no time).
+	for range min(max(runtime.GOMAXPROCS(0)-1, 1), len(jobs)) {
 		go func() {
 			for j := range work {
 				s.read(ctx, o, j, prints)
+				for i := range j.recs {
+					if !j.fresh {
+						break
+					}
+					j.recs[i].packed = packText(j.recs[i].Text, j.recs[i].low)
+				}
 				done <- j
 			}
 		}()
@@ -249,17 +265,21 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 		}
 	}()
 	// Sources are written in batches of about batchBytes of record text,
-	// one transaction each: fewer, larger FTS segments than a transaction
-	// per source, and the write lock held for a fraction of a second.
-	const batchBytes = 8 << 20
+	// one transaction and one trigram segment each: few segments for a
+	// search to look trigrams up in, and few rows to write per batch.
+	const batchBytes = 4 << 20
 	var tx *sql.Tx
 	var written []*job
+	var grams gramBatch
 	batch := 0
 	commit := func() error {
 		if tx == nil {
 			return nil
 		}
-		err := tx.Commit()
+		err := grams.flush(ctx, tx)
+		if err == nil {
+			err = tx.Commit()
+		}
 		tx = nil
 		if err != nil {
 			return err
@@ -291,7 +311,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 				return err
 			}
 		}
-		id, err := s.write(ctx, tx, j)
+		id, err := s.write(ctx, tx, j, &grams)
 		for i := range j.recs {
 			batch += len(j.recs[i].Text)
 		}
@@ -301,7 +321,7 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 		}
 		j.id = id
 		written = append(written, j)
-		if batch >= batchBytes || len(done) == 0 {
+		if batch >= batchBytes {
 			if err := commit(); err != nil {
 				return err
 			}
@@ -334,7 +354,7 @@ func (s *Store) read(ctx context.Context, o Options, j *job, prints map[string]s
 		j.recs, j.info, j.err = readStored(ctx, o.DB, j.src)
 		return
 	}
-	j.info, j.err = transcriptRecords(ctx, j.transcript, j.session, j.own, func(r Record) { j.recs = append(j.recs, r) })
+	j.info, j.err = transcriptRecords(ctx, j.src.reader(), j.transcript, j.session, j.own, func(r Record) { j.recs = append(j.recs, r) })
 	if errors.Is(ctx.Err(), context.Canceled) && j.err == nil {
 		j.err = ctx.Err()
 	}
@@ -359,7 +379,7 @@ type oldRec struct {
 // is unchanged keep their id (their order may be updated), changed ones
 // are replaced, and gone ones deleted. Another process that wrote the same
 // state of the source first makes it a no-op.
-func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
+func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch) (int64, error) {
 	var id, size, mtime, nextn int64
 	var fp string
 	err := tx.QueryRowContext(ctx, "SELECT id, size, mtime, fp, nextn FROM src WHERE key = ?", j.key).Scan(&id, &size, &mtime, &fp, &nextn)
@@ -403,10 +423,9 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 		return 0, err
 	}
 	if nextn+int64(len(j.recs)) >= maxNum {
-		// Numbers run out: renumber the source from 0.
-		if _, err := tx.ExecContext(ctx, "DELETE FROM fts WHERE rowid >= ? AND rowid < ?", id<<srcShift, (id+1)<<srcShift); err != nil {
-			return 0, err
-		}
+		// Numbers run out: renumber the source from 0 (the trigram
+		// index's old entries for the numbers point at other records now,
+		// which a search reads and finds not matching).
 		if _, err := tx.ExecContext(ctx, "DELETE FROM rec WHERE src = ?", id); err != nil {
 			return 0, err
 		}
@@ -416,15 +435,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	insF, err := tx.PrepareContext(ctx, "INSERT INTO fts(rowid, low) VALUES(?, ?)")
-	if err != nil {
-		return 0, err
-	}
 	del, err := tx.PrepareContext(ctx, "DELETE FROM rec WHERE id = ?")
-	if err != nil {
-		return 0, err
-	}
-	delF, err := tx.PrepareContext(ctx, "DELETE FROM fts WHERE rowid = ?")
 	if err != nil {
 		return 0, err
 	}
@@ -433,9 +444,6 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 		return 0, err
 	}
 	remove := func(rid int64) error {
-		if _, err := delF.ExecContext(ctx, rid); err != nil {
-			return err
-		}
 		_, err := del.ExecContext(ctx, rid)
 		return err
 	}
@@ -466,13 +474,14 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job) (int64, error) {
 			b, _ := json.Marshal(r.Paths)
 			paths = string(b)
 		}
+		if r.packed == nil {
+			r.packed = packText(r.Text, r.low)
+		}
 		sec, nsec, tz := timeParts(r.Time)
-		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.Text); err != nil {
+		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.packed); err != nil {
 			return 0, err
 		}
-		if _, err := insF.ExecContext(ctx, rid, r.low); err != nil {
-			return 0, err
-		}
+		grams.add(rid, r.low)
 	}
 	for _, o := range old {
 		if err := remove(o.id); err != nil {

@@ -129,7 +129,7 @@ func (d Deps) listSessions(ctx context.Context, dir string, offset, limit int) *
 			turns = plural(l.Prompts, "turn")
 		case l.TranscriptPath != "":
 			if p, msg := confineTranscript(d.Env, l.TranscriptPath); msg == "" {
-				if n, ok := d.storedPrompts(ctx, l.ID, p); ok {
+				if n, ok := d.Store.PromptsNow(ctx, l.ID, p); ok {
 					turns = plural(n, "turn")
 				} else if n, err := d.Index.Prompts(ctx, p); err == nil {
 					turns = plural(n, "turn")
@@ -180,17 +180,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return commas(n) + " " + what + "s"
-}
-
-// storedPrompts is the turn count of session id's transcript at path from
-// the search index, when it holds the file as it is.
-func (d Deps) storedPrompts(ctx context.Context, id, path string) (int, bool) {
-	if d.Store == nil {
-		return 0, false
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0, false
-	}
-	return d.Store.Prompts(ctx, id, path, fi.Size(), fi.ModTime())
 }
