@@ -128,7 +128,7 @@ func runSearch(ctx context.Context, args []string, env locate.Env, stdout, stder
 		if err := checkSession(ctx, env, id, src.Transcript, o.DBPath); err != nil {
 			return err
 		}
-		sources = []search.Source{{ID: id, Transcript: src.Transcript}}
+		sources = []search.Source{{ID: id, Transcript: src.Transcript, Read: locate.ReaderFor(src.Transcript)}}
 	}
 	o.Sources = sources
 	res, err := search.Search(ctx, noIndex, o)

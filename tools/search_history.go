@@ -15,6 +15,7 @@ import (
 
 	"bottle/claudemem"
 	"bottle/ident"
+	"bottle/locate"
 	"bottle/pointer"
 	"bottle/search"
 )
@@ -236,7 +237,7 @@ func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResu
 					"Check the session id; omit session_id for the current session, or search with scope \"project\".%s",
 				s, d.Env.ProjectsDir(), d.Env.DBPath(), d.knownSessions(ctx)))
 		}
-		o.Sources = []search.Source{{ID: s.id, Transcript: s.transcript}}
+		o.Sources = []search.Source{{ID: s.id, Transcript: s.transcript, Read: locate.ReaderFor(s.transcript)}}
 		where = "session " + s.String()
 	default:
 		where = "every project"

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -492,5 +493,52 @@ func TestResultsUnderCap(t *testing.T) {
 	list := wantOK(t, call(t, c, "list_sessions", map[string]any{"limit": 200}))
 	if utf8.RuneCountInString(list) > DefaultPageChars || !strings.Contains(list, "more: next list_sessions") {
 		t.Errorf("list page: %d characters, footer %q", utf8.RuneCountInString(list), list[strings.LastIndex(list, "["):])
+	}
+}
+
+// TestSearchHistoryCodex: the project scope covers the project's Codex
+// threads, the all scope every thread, and a thread id searches that
+// thread, read by Codex's reader, with or without the index.
+func TestSearchHistoryCodex(t *testing.T) {
+	f := searchFixture(t)
+	const mine, other = "01a23fb3-b428-7550-a450-ac58f3e0d6d7", "01a23fb3-b428-7550-a450-000000000009"
+	f.addCodexRollout(t, mine, "compact_mid_turn.jsonl")
+	p := f.addCodexRollout(t, other, "compact_mid_turn.jsonl")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, bytes.ReplaceAll(data, []byte(f.cwd), []byte("/elsewhere")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, withIndex := range []bool{true, false} {
+		d := f.deps
+		if !withIndex {
+			d.Index = nil
+		}
+		c := newClient(t, d)
+		for _, tc := range []struct {
+			name      string
+			args      map[string]any
+			want, not []string
+		}{
+			{"project", map[string]any{"query": "midturn", "scope": "project"},
+				[]string{"2 of 15 records matched", "- [#u1] " + mine + " · ", "- [#t1] " + mine + " · 2026-12-04 06:17 · tool exec_command — exec_command echo «midturn»"},
+				[]string{other}},
+			{"all", map[string]any{"query": "midturn", "scope": "all"},
+				[]string{"4 of 19 records matched", "- [#u1] " + mine + " · ", "- [#u1] " + other + " · "}, nil},
+			{"thread", map[string]any{"query": "midturn", "session_id": mine},
+				[]string{"in session " + mine + " (given): 2 of 3 records matched", "- [#u1] 2026-12-04 06:17 · prompt — BIG_USAGE CALL_SHELL: echo «midturn»"}, nil},
+		} {
+			t.Run(fmt.Sprintf("%s/index=%v", tc.name, withIndex), func(t *testing.T) {
+				got := wantOK(t, call(t, c, "search_history", tc.args))
+				wantContains(t, got, tc.want...)
+				for _, n := range tc.not {
+					if strings.Contains(got, n) {
+						t.Errorf("hits hold %q:\n%s", n, got)
+					}
+				}
+			})
+		}
 	}
 }
