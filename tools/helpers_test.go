@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,4 +199,20 @@ func (f *fixture) addCodexRollout(t testing.TB, id, name string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// clientsByIndex yields a client of d with its in-memory index (true) and
+// one of d without any (false): a search answers the same either way.
+func clientsByIndex(t testing.TB, d Deps) iter.Seq2[bool, *client.Client] {
+	return func(yield func(bool, *client.Client) bool) {
+		for _, withIndex := range []bool{true, false} {
+			e := d
+			if !withIndex {
+				e.Index = nil
+			}
+			if !yield(withIndex, newClient(t, e)) {
+				return
+			}
+		}
+	}
 }

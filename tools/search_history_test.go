@@ -138,12 +138,7 @@ func hits(s string) []string {
 
 func TestSearchHistoryParameters(t *testing.T) {
 	f := searchFixture(t)
-	for _, withIndex := range []bool{true, false} {
-		d := f.deps
-		if !withIndex {
-			d.Index = nil
-		}
-		c := newClient(t, d)
+	for withIndex, c := range clientsByIndex(t, f.deps) {
 		for _, tc := range []struct {
 			name string
 			args map[string]any
@@ -511,12 +506,7 @@ func TestSearchHistoryCodex(t *testing.T) {
 	if err := os.WriteFile(p, bytes.ReplaceAll(data, []byte(f.cwd), []byte("/elsewhere")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, withIndex := range []bool{true, false} {
-		d := f.deps
-		if !withIndex {
-			d.Index = nil
-		}
-		c := newClient(t, d)
+	for withIndex, c := range clientsByIndex(t, f.deps) {
 		for _, tc := range []struct {
 			name      string
 			args      map[string]any
