@@ -55,3 +55,24 @@ func BenchmarkSession(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkListingHead is what a project's listing reads of a rollout:
+// its first line alone for another project's thread (MetaCwd), the whole
+// rollout for one of its own (ReadSession).
+func BenchmarkListingHead(b *testing.B) {
+	path := filepath.Join("testdata", "e2e_session.jsonl")
+	b.Run("MetaCwd", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := MetaCwd(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ReadSession", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ReadSession(context.Background(), path, &session.ReadOptions{NoDigests: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
