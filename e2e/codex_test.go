@@ -77,6 +77,7 @@ func TestCodex(t *testing.T) {
 			thread := w.checkHookLog()
 			w.checkRollout(thread)
 			w.checkPointer(w.mock.requests(), thread)
+			w.checkCrossHost(thread)
 			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ rollouts: 1") {
 				t.Errorf("doctor does not count the rollout:\n%s", out)
 			}
@@ -454,4 +455,25 @@ func isCompaction(r codexRequest) bool {
 	}
 	last, _ := items[len(items)-1].(map[string]any)
 	return last["type"] == "compaction_trigger"
+}
+
+// checkCrossHost: the thread the real Codex recorded is picked up from
+// Claude Code: "hookbin render ID --pointer" (what continue_session returns
+// under Claude Code) renders its bottle and words the fresh-session pointer
+// for Claude Code, saying Codex recorded it; the bottle holds the prompts.
+func (w *codexWorld) checkCrossHost(thread string) {
+	t := w.t
+	ptr := w.hookbin("render", thread, "--pointer")
+	for _, want := range []string{"Before doing anything else, Read this file", "It was recorded by Codex CLI", thread + ".md", "mcp__bottle__read_bottle"} {
+		if !strings.Contains(ptr, want) {
+			t.Errorf("the Claude Code pointer to the Codex thread lacks %q:\n%s", want, ptr)
+		}
+	}
+	bottle, err := os.ReadFile(filepath.Join(w.data, "bottles", thread+".md"))
+	if err != nil {
+		t.Fatalf("the cross-host render wrote no bottle: %v", err)
+	}
+	if !strings.Contains(string(bottle), "[codex prompt 4]") {
+		t.Errorf("the cross-host bottle lacks the last prompt:\n%.2000s", bottle)
+	}
 }
