@@ -53,18 +53,10 @@ func TestCodexPlugin(t *testing.T) {
 		!strings.Contains(out, "✓ trust: Codex trusts bottle's 3 hooks") || !strings.Contains(out, "✓ MCP server: from the plugin") {
 		t.Errorf("doctor does not take the trusted plugin for the install:\n%s", out)
 	}
-	for _, f := range []string{"hooks.json"} {
-		if _, err := os.Stat(filepath.Join(w.codexHome, f)); err == nil {
-			t.Errorf("%s exists: the plugin alone must bring the hooks", f)
-		}
+	if _, err := os.Stat(filepath.Join(w.codexHome, "hooks.json")); err == nil {
+		t.Error("hooks.json exists: the plugin alone must bring the hooks")
 	}
-	for i, p := range codexPrompts {
-		w.exec(i > 0, p)
-	}
-	w.checkRequests(w.mock.requests())
-	thread := w.checkHookLog()
-	w.checkRollout(thread)
-	w.checkPointer(w.mock.requests(), thread)
+	w.runScenario()
 }
 
 // codexCommand runs the codex binary with args in the world and returns its

@@ -70,13 +70,7 @@ func TestCodex(t *testing.T) {
 			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ trust:") {
 				t.Errorf("doctor does not see the trusted hooks:\n%s", out)
 			}
-			for i, p := range codexPrompts {
-				w.exec(i > 0, p)
-			}
-			w.checkRequests(w.mock.requests())
-			thread := w.checkHookLog()
-			w.checkRollout(thread)
-			w.checkPointer(w.mock.requests(), thread)
+			thread := w.runScenario()
 			w.checkCrossHost(thread)
 			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ rollouts: 1") {
 				t.Errorf("doctor does not count the rollout:\n%s", out)
@@ -455,6 +449,20 @@ func isCompaction(r codexRequest) bool {
 	}
 	last, _ := items[len(items)-1].(map[string]any)
 	return last["type"] == "compaction_trigger"
+}
+
+// runScenario drives Codex through codexPrompts and checks what every
+// install must give: the requests, the hooks run, the rollout, the pointer
+// and read_bottle. It returns the thread id.
+func (w *codexWorld) runScenario() string {
+	for i, p := range codexPrompts {
+		w.exec(i > 0, p)
+	}
+	w.checkRequests(w.mock.requests())
+	thread := w.checkHookLog()
+	w.checkRollout(thread)
+	w.checkPointer(w.mock.requests(), thread)
+	return thread
 }
 
 // checkCrossHost: the thread the real Codex recorded is picked up from
