@@ -14,7 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/host/codex"
-	"bottle/internal/codexconfig"
 	"bottle/internal/version"
 	"bottle/locate"
 	"bottle/pointer"
@@ -58,11 +57,6 @@ var legacyVersions = []string{
 	mcp.ProtocolVersion20241105,
 }
 
-// codexWording is the pointer as Codex's model reads it: bottle's tools
-// are the functions of the namespace Codex's install registers them in, and
-// files are read with the shell.
-var codexWording = pointer.Host{Name: codex.HostName, Namespace: "mcp__" + codexconfig.ServerName, ReadWith: codex.ReadWith}
-
 // run is the whole program; main only maps its error to an exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpserver", flag.ContinueOnError)
@@ -80,7 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch *hostName {
 	case "", "claude-code":
 	case "codex":
-		host = codexWording
+		host = codex.Wording
 	default:
 		return usageError{fmt.Sprintf("unknown host %q: codex or claude-code (run mcpserver --help)", *hostName)}
 	}

@@ -258,3 +258,52 @@ func TestLogWriterLine(t *testing.T) {
 		})
 	}
 }
+
+// TestServeCodexWords: under --host codex the server's instructions and
+// tools are worded for Codex: read_bottle reads a bottle (Codex has no Read
+// tool), the tools are the functions of the mcp__bottle namespace.
+func TestServeCodexWords(t *testing.T) {
+	_, cwd := scratch(t)
+	t.Chdir(cwd)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--host", "codex"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 16<<20)
+	send := func(msg string) string {
+		t.Helper()
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if !lines.Scan() {
+			t.Fatalf("no response to %s: %v", msg, lines.Err())
+		}
+		return lines.Text()
+	}
+	init := send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"codex-mcp-client","version":"0.171.0"}}}`)
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	list := send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("run = %v", err)
+	}
+	for _, want := range []string{"functions of the mcp__bottle namespace", "Read it with read_bottle"} {
+		if !strings.Contains(init, want) {
+			t.Errorf("initialize lacks %q: %s", want, init)
+		}
+	}
+	if !strings.Contains(list, "has no file-reading tool") {
+		t.Errorf("tools/list is not worded for Codex: %s", list)
+	}
+	for _, text := range []string{init, list} {
+		if strings.Contains(text, "Read tool") {
+			t.Errorf("the Codex server names Claude Code's Read tool: %s", text)
+		}
+	}
+}

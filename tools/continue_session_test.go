@@ -136,4 +136,12 @@ func TestRenderBottleCodexHost(t *testing.T) {
 	if strings.Contains(got, "Read tool") {
 		t.Errorf("the report names Claude Code's Read tool:\n%s", got)
 	}
+	// A bottle longer than one Read of Claude Code's is paged the same.
+	const long = "33333333-4444-4555-8666-777777777777"
+	f.writeTranscript(t, long, manyTurns(40, 3000), fixedNow)
+	got = wantOK(t, call(t, newClient(t, f.deps), "render_bottle", map[string]any{"session_id": long, "budget_tokens": 0}))
+	wantContains(t, got, "Page it with read_bottle {", "or read it with exec_command (sed -n).\n")
+	if strings.Contains(got, "one Read") {
+		t.Errorf("the report of a long bottle speaks of Claude Code's Read:\n%s", got)
+	}
 }
