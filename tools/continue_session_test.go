@@ -122,7 +122,43 @@ func TestContinueSessionAcrossHosts(t *testing.T) {
 			if _, err := os.Stat(f.bottlePath(tt.id)); err != nil {
 				t.Errorf("no bottle written: %v", err)
 			}
+			// Codex offers no MCP prompt: its server has the tool, with
+			// the prompt's pointer as its result.
+			c := newClient(t, f.deps)
+			if tt.host.Name == "" {
+				list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, tool := range list.Tools {
+					if tool.Name == "continue_session" {
+						t.Error("Claude Code's server offers continue_session as a tool; it has the prompt")
+					}
+				}
+				return
+			}
+			if tool := wantOK(t, call(t, c, "continue_session", map[string]any{"session_id": tt.id})); tool != got {
+				t.Errorf("the tool's result differs from the prompt's pointer:\n%s\nwant:\n%s", tool, got)
+			}
 		})
+	}
+}
+
+// TestContinueSessionToolErrors: the tool's refusals say what to do.
+func TestContinueSessionToolErrors(t *testing.T) {
+	f := searchFixture(t)
+	f.deps.Host = pointer.Host{Name: "Codex CLI", Namespace: "mcp__bottle", ReadWith: "exec_command"}
+	c := newClient(t, f.deps)
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "needs a session_id"},
+		{map[string]any{"session_id": "../x"}, "invalid session_id"},
+		{map[string]any{"session_id": "dddddddd-0000-4000-8000-000000000000"}, "Nothing to render"},
+		{map[string]any{"session_id": sidA, "budget_tokens": 1}, "budget_tokens"},
+	} {
+		wantError(t, call(t, c, "continue_session", tc.args), tc.want)
 	}
 }
 

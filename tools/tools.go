@@ -94,15 +94,22 @@ func (d Deps) loc() *time.Location {
 	return d.Location
 }
 
-// All returns every tool, in the order tools/list shows them.
+// All returns every tool, in the order tools/list shows them. A host
+// other than Claude Code also gets continue_session as a tool: Claude Code
+// offers the prompt to its user as a slash command, Codex offers MCP
+// prompts to no one.
 func All(d Deps) []server.ServerTool {
-	return []server.ServerTool{
+	all := []server.ServerTool{
 		d.serverTool(RenderBottle(d)),
 		d.serverTool(ReadBottle(d)),
 		d.serverTool(ExpandObservation(d)),
 		d.serverTool(SearchHistory(d)),
 		d.serverTool(ListSessions(d)),
 	}
+	if d.Host.Name != "" {
+		all = append(all, d.serverTool(ContinueSessionTool(d)))
+	}
+	return all
 }
 
 // serverTool is the tool t, its texts worded for the host d serves, with

@@ -63,5 +63,6 @@ func (d Deps) instructions() string {
 		return ServerInstructions(d.names())
 	}
 	return d.worded(strings.TrimSpace(Instructions)) + "\n\nIn " + d.Host.Name + " the tools are the functions of the " +
-		d.Host.Namespace + " namespace (read_bottle, expand_observation, search_history, …)."
+		d.Host.Namespace + " namespace (read_bottle, expand_observation, search_history, …); continue_session picks up " +
+		"a past session of either host by its id."
 }
