@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"bottle/host/codex"
@@ -17,22 +16,8 @@ import (
 // instructions and its tools/list as JSON.
 func serverTexts(t *testing.T, d Deps) (instructions string, list []byte) {
 	t.Helper()
-	c, err := client.NewInProcessClientWithOptions(NewServer(d, "test"), client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	c, res := startClient(t, NewServer(d, "test"))
+	tools, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
