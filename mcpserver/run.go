@@ -37,8 +37,10 @@ picks up any past session in a fresh context,
 
 Claude Code starts it: register it with "hookbin install", or use the
 repository's .mcp.json. Codex starts it with --host codex ("hookbin install
---host codex" registers it so), which words the pointers it returns for Codex. Nothing is written to stderr in normal operation;
-problems are logged to <claude-mem data>/logs/bottle.log.
+--host codex" registers it so), which words its instructions, its tools and
+the pointers it returns for Codex, and offers continue_session as a tool
+(Codex shows no MCP prompts). Nothing is written to stderr in normal
+operation; problems are logged to <claude-mem data>/logs/bottle.log.
 `
 
 // usageError is a bad command line (exit status 2).
