@@ -181,3 +181,39 @@ func TestRenderBottleCodexHost(t *testing.T) {
 		t.Errorf("the report of a long bottle speaks of Claude Code's Read:\n%s", got)
 	}
 }
+
+// TestCurrentSessionPerHost: a call that names no session means the
+// newest session of the server's own host in its folder: Claude Code's
+// newest transcript for Claude Code's server, the newest Codex thread for
+// the server Codex started, which falls back to Claude Code's transcript
+// when the folder has no Codex thread.
+func TestCurrentSessionPerHost(t *testing.T) {
+	const thread = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	codexHost := pointer.Host{Name: "Codex CLI", Namespace: "mcp__bottle", ReadWith: "exec_command"}
+	tests := []struct {
+		name   string
+		host   pointer.Host
+		thread bool // a Codex thread of the folder exists
+		want   string
+	}{
+		{"claude code server", pointer.Host{}, true, "current session: the newest transcript of "},
+		{"codex server", codexHost, true, "current session: the newest Codex thread of "},
+		{"codex server, no thread", codexHost, false, "(Claude Code's: no Codex thread there)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := searchFixture(t)
+			if tt.thread {
+				f.addCodexRollout(t, thread, "compact_mid_turn.jsonl")
+			}
+			f.deps.Host = tt.host
+			c := newClient(t, f.deps)
+			got := text(t, call(t, c, "render_bottle", map[string]any{}))
+			wantID := sidA
+			if tt.host.Name != "" && tt.thread {
+				wantID = thread
+			}
+			wantContains(t, got, "Rendered the bottle of session "+wantID+" (current session: ", tt.want)
+		})
+	}
+}

@@ -29,12 +29,12 @@ func hostPhrases(h pointer.Host) []string {
 		"2. read_bottle pages the bottle: start at offset 0",
 		`until "end of bottle".`, `until "end of bottle". Without bottle's tools, read the file with ` + h.ReadWith + ".",
 		"the tools use the project's most recently active session.",
-		"the tools use the project's most recently active Claude Code session, not this one.",
+		"the tools use the project's most recently active " + h.Name + " thread (else Claude Code session), which may not be this one.",
 		// Tool descriptions.
 		"Claude Code session id (the transcript's file name, a UUID). Omit it for the current session: " +
 			"the most recently modified transcript of the server's project.",
 		"Session id, a UUID: a " + h.Name + " thread id (the pointer names it) or a Claude Code session id. " +
-			"Pass it: omitted, it means the most recently modified Claude Code transcript of the server's project, not this session.",
+			"Pass it: omitted, it means the most recently modified " + h.Name + " thread of the server's folder (else Claude Code's newest transcript), which may not be this session.",
 		"Renders the bottle of a Claude Code session and", "Renders the bottle of a session (" + h.Name + "'s or Claude Code's) and",
 		"Read the file with the Read tool, or page it with read_bottle.", "Page it with read_bottle, or read the file with " + h.ReadWith + ".",
 		"a .jsonl file inside Claude Code's projects folder (~/.claude/projects/ or $CLAUDE_CONFIG_DIR/projects/), " +
