@@ -200,7 +200,8 @@ func (w *codexWorld) exec(resume bool, prompt string) {
 }
 
 // checkRequests: Codex offered bottle's MCP tools in the mcp__bottle
-// namespace, called list_sessions and got its answer back, and compacted.
+// namespace, called list_sessions and got its answer back (the sessions
+// of the session's folder), and compacted.
 func (w *codexWorld) checkRequests(reqs []codexRequest) {
 	t := w.t
 	var offered, called, compacted bool
@@ -216,8 +217,12 @@ func (w *codexWorld) checkRequests(reqs []codexRequest) {
 		for _, it := range items {
 			im, _ := it.(map[string]any)
 			if im["type"] == "function_call_output" && strings.Contains(r.reply, "AFTER-TOOL") {
-				if out := outputString(im["output"]); strings.Contains(out, "Sessions of the project") {
+				// The project is the session's folder, also for the
+				// plugin's server, which Codex runs in the plugin's.
+				if out := outputString(im["output"]); strings.Contains(out, "Sessions of the project "+w.work+",") {
 					called = true
+				} else if strings.Contains(out, "Sessions of the project") {
+					t.Errorf("list_sessions listed another folder than the session's %s:\n%s", w.work, out)
 				}
 			}
 		}

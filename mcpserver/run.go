@@ -94,6 +94,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		logger.Printf("no working directory, so no current session: %v", err)
 	}
+	if host.Name != "" {
+		var how string
+		if cwd, how = sessionDir(cwd); how != "" {
+			logger.Printf("sessions of %s: %s", cwd, how)
+		}
+	}
 	dbs := &tools.DBCache{}
 	defer dbs.Close()
 	// Opened while the client initializes, for the first search or expansion.
