@@ -13,17 +13,23 @@ import (
 )
 
 // checkSplits compares the parallel markdown of b, at every split point
-// and at the one markdownPar picks, with the serial markdown. It returns
-// how many splits were written in parallel.
+// (about 40 of them in bottles of more turns) and at the one markdownPar
+// picks, with the serial markdown. It returns how many splits were written
+// in parallel.
 func checkSplits(t *testing.T, name string, b *Bottle, loc *time.Location) int {
+	return checkSomeSplits(t, name, b, loc, 40)
+}
+
+// checkSomeSplits is checkSplits at every split of bottles of up to most
+// turns and at about most splits of larger ones.
+func checkSomeSplits(t *testing.T, name string, b *Bottle, loc *time.Location, most int) int {
 	t.Helper()
 	want := markdownSerial(b, loc)
 	if got := markdown(b, loc); !bytes.Equal(got, want) {
 		t.Fatalf("%s: markdown differs from the serial markdown\n%s", name, firstDiff(got, want))
 	}
 	par := 0
-	// Every split of small bottles; about 40 of large ones.
-	step := max(1, len(b.Turns)/40)
+	step := max(1, len(b.Turns)/most)
 	for s := 0; s <= len(b.Turns); s++ {
 		if s%step != 1%step {
 			continue
@@ -192,6 +198,12 @@ func TestMarkdownParallelMidnight(t *testing.T) {
 	checkSplits(t, "no start", b, time.UTC)
 }
 
+// transcriptSplits is how many splits of a generated transcript's bottle
+// TestMarkdownParallelTranscript compares: every split point of small
+// bottles is TestMarkdownParallelRandom's; here it is the size and the
+// shapes of real-like turns that count.
+const transcriptSplits = 10
+
 // TestMarkdownParallelTranscript renders large generated transcripts, as
 // they are and with their times spread across days, in full and
 // reconstructed mode and within budgets.
@@ -208,7 +220,7 @@ func TestMarkdownParallelTranscript(t *testing.T) {
 		if _, ok := markdownPar(b, time.UTC); !ok && size > 16<<20 {
 			t.Fatalf("%d bytes: not written in parallel", size)
 		}
-		checkSplits(t, "generated", b, time.UTC)
+		checkSomeSplits(t, "generated", b, time.UTC, transcriptSplits)
 		// Spread the turns over days: every few turns a new day starts,
 		// some at the split.
 		r := rand.New(rand.NewPCG(uint64(size), 3))
@@ -233,16 +245,16 @@ func TestMarkdownParallelTranscript(t *testing.T) {
 				tu.Time, tu.ReplyTime = time.Time{}, time.Time{}
 			}
 		}
-		checkSplits(t, "days", b, time.FixedZone("Z", 5*3600+45*60))
+		checkSomeSplits(t, "days", b, time.FixedZone("Z", 5*3600+45*60), transcriptSplits)
 		rec := *b
 		rec.Mode = ModeReconstructed
-		checkSplits(t, "reconstructed", &rec, time.UTC)
+		checkSomeSplits(t, "reconstructed", &rec, time.UTC, transcriptSplits)
 		// Budgets fold the oldest turns; compare the folded bottle too.
 		for _, budget := range []int{20000, 200000} {
 			c := *b
 			c.Turns = append([]Turn(nil), b.Turns...)
 			fitBudget(&c, time.UTC, budget, false)
-			checkSplits(t, fmt.Sprintf("budget %d", budget), &c, time.UTC)
+			checkSomeSplits(t, fmt.Sprintf("budget %d", budget), &c, time.UTC, transcriptSplits)
 		}
 	}
 }

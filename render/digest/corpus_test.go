@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -23,10 +24,25 @@ type corpusCall struct {
 	cwd string
 }
 
+// loaded holds loadCalls' answers by path: several tests walk the same
+// corpus, and decoding it is most of what they would each spend (under
+// -race especially). The calls are shared: tests must not change them.
+var loaded sync.Map // path → []corpusCall
+
 // loadCalls reads every tool call of one transcript, in file order, paired
 // with its result. It is a test-only reader: just enough of the format to
 // find tool_use and tool_result blocks.
 func loadCalls(t *testing.T, path string) []corpusCall {
+	t.Helper()
+	if calls, ok := loaded.Load(path); ok {
+		return calls.([]corpusCall)
+	}
+	calls := readCalls(t, path)
+	loaded.Store(path, calls)
+	return calls
+}
+
+func readCalls(t *testing.T, path string) []corpusCall {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
