@@ -60,6 +60,7 @@ type gramBatch struct {
 	bytes int              // the records' folded text
 	at    map[uint32]int32 // a trigram's list in lists
 	lists []gramList
+	words wordBatch
 }
 
 type gramList struct {
@@ -82,6 +83,7 @@ func (gb *gramBatch) add(rid int64, low string) {
 	ord := int32(len(gb.rids))
 	gb.rids = append(gb.rids, rid)
 	gb.bytes += len(low)
+	gb.words.add(ord, low)
 	for _, g := range grams {
 		i, ok := gb.at[g]
 		if !ok {
@@ -112,6 +114,10 @@ func (gb *gramBatch) flush(ctx context.Context, tx *sql.Tx) error {
 	}
 	seg, err := res.LastInsertId()
 	if err != nil {
+		return err
+	}
+	voc, post := gb.words.encode()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO word(seg, voc, post) VALUES(?, ?, ?)", seg, voc, post); err != nil {
 		return err
 	}
 	slices.SortFunc(gb.lists, func(a, b gramList) int {
@@ -216,6 +222,9 @@ func mergeTail(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	first := segs[0].id
+	if err := mergeWords(ctx, tx, segs[0].id, seg, off); err != nil {
+		return err
+	}
 	q, err := tx.QueryContext(ctx, "SELECT bucket, seg, lists FROM gram WHERE seg >= ? AND seg < ? ORDER BY bucket, seg", first, seg)
 	if err != nil {
 		return err
@@ -287,7 +296,54 @@ func mergeTail(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM gram WHERE seg >= ? AND seg < ?", first, seg); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM word WHERE seg >= ? AND seg < ?", first, seg); err != nil {
+		return err
+	}
 	_, err = tx.ExecContext(ctx, "DELETE FROM seg WHERE id >= ? AND id < ?", first, seg)
+	return err
+}
+
+// mergeWords writes segment seg's word row: the rows of the segments from
+// first up to it, each one's records shifted by its offset in off.
+func mergeWords(ctx context.Context, tx *sql.Tx, first, seg int64, off map[int64]int32) error {
+	rows, err := tx.QueryContext(ctx, "SELECT seg, voc, post FROM word WHERE seg >= ? AND seg < ? ORDER BY seg", first, seg)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var wb wordBatch
+	for rows.Next() {
+		var sg int64
+		var voc, post sql.RawBytes
+		if err := rows.Scan(&sg, &voc, &post); err != nil {
+			return err
+		}
+		o, ok := off[sg]
+		if !ok {
+			return errGramRow
+		}
+		v, err := unpackBlob(voc, nil)
+		if err != nil {
+			return err
+		}
+		p, err := unpackBlob(post, nil)
+		if err != nil {
+			return err
+		}
+		ws, err := decodeWordSeg(v, p)
+		if err != nil {
+			return err
+		}
+		if err := wb.merge(&ws, o); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	voc, post := wb.encode()
+	_, err = tx.ExecContext(ctx, "INSERT INTO word(seg, voc, post) VALUES(?, ?, ?)", seg, voc, post)
 	return err
 }
 

@@ -20,7 +20,7 @@ import (
 // storeFormat names the layout of a store's tables and whether its text is
 // redacted; a file without it is not ours (or an older layout, or one
 // written with redaction switched the other way) and is set aside.
-var storeFormat = "bottle search index 5" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
+var storeFormat = "bottle search index 6" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
 
 // The store is a cache: it is written without fsync (synchronous=OFF), and
 // a file a crash left corrupt is set aside and rebuilt.
@@ -174,7 +174,7 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS src(
-	id INTEGER PRIMARY KEY,
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
 	key TEXT NOT NULL UNIQUE,
 	session TEXT NOT NULL,
 	size INTEGER NOT NULL DEFAULT -1,
@@ -204,6 +204,9 @@ CREATE TABLE IF NOT EXISTS seg(id INTEGER PRIMARY KEY, rids BLOB NOT NULL, bytes
 CREATE TABLE IF NOT EXISTS gram(bucket INTEGER NOT NULL, seg INTEGER NOT NULL, lists BLOB NOT NULL,
 	PRIMARY KEY(bucket, seg)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS gram_seg ON gram(seg);
+CREATE TABLE IF NOT EXISTS word(seg INTEGER PRIMARY KEY, voc BLOB NOT NULL, post BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS dead(id INTEGER PRIMARY KEY);
+CREATE TRIGGER IF NOT EXISTS rec_dead AFTER DELETE ON rec BEGIN INSERT OR IGNORE INTO dead(id) VALUES(old.id); END;
 `
 
 // initSchema creates the tables in a new file and checks an old one's

@@ -300,7 +300,7 @@ func TestStoreDifferentialGenerated(t *testing.T) {
 	}
 	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
 	defer st.Close()
-	differential(t, st, srcs, nil, "", genQueries(recs, n, 2, "naïve café ✓", "→", "checkpoint", "\"if err != nil {\""), toolPaths(recs))
+	differential(t, st, srcs, nil, "", genQueries(recs, n, 2, "naïve café ✓", "→", "checkpoint", "\"if err != nil {\"", "the", "go", "observation index", "token -checkpoint"), toolPaths(recs))
 }
 
 // genBytes is a synthetic transcript of about size bytes.

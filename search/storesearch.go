@@ -100,6 +100,13 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 
+	keepID := func(id int64) bool {
+		return sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]])
+	}
+	if allowed == nil && n > scanRecords && wordQuery(m) {
+		return wordSearch(ctx, tx, m, sc, res, n, sum, o, keepID)
+	}
+
 	// The records to read: those holding every trigram of some term (a
 	// superset of each term's records, so every term's record count and
 	// every hit is among them), or every record when a term is shorter
@@ -220,23 +227,28 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	if o.Offset >= len(page) {
 		return res, nil
 	}
-	page = page[max(o.Offset, 0):]
+	return res, pageHits(ctx, tx, res, page[max(o.Offset, 0):], m)
+}
+
+// pageHits adds the page's hits (their keys in order) to res, each with
+// its snippet.
+func pageHits(ctx context.Context, tx *sql.Tx, res *Result, page []hitKey, m *matcher) error {
 	for _, k := range page {
 		var rid, label, tz string
 		var packed []byte
 		var sec int64
 		var nsec int
 		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &packed); err != nil {
-			return nil, err
+			return err
 		}
 		text, err := unpackText(packed)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
 			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, Fold(text), m.q.Terms), Score: k.score, seq: int(k.seq)})
 	}
-	return res, nil
+	return nil
 }
 
 // scanRecords is the most records a search reads whole rather than

@@ -423,10 +423,8 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		return 0, err
 	}
 	if nextn+int64(len(j.recs)) >= maxNum {
-		// Numbers run out: renumber the source from 0 (the trigram
-		// index's old entries for the numbers point at other records now,
-		// which a search reads and finds not matching).
-		if _, err := tx.ExecContext(ctx, "DELETE FROM rec WHERE src = ?", id); err != nil {
+		// Numbers run out: the source starts again under a new id.
+		if id, err = renumber(ctx, tx, j, id); err != nil {
 			return 0, err
 		}
 		old, nextn = map[string]oldRec{}, 0
