@@ -116,8 +116,7 @@ func (gb *gramBatch) flush(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
-	voc, post := gb.words.encode()
-	if _, err := tx.ExecContext(ctx, "INSERT INTO word(seg, voc, post) VALUES(?, ?, ?)", seg, voc, post); err != nil {
+	if err := gb.words.write(ctx, tx, seg); err != nil {
 		return err
 	}
 	slices.SortFunc(gb.lists, func(a, b gramList) int {
@@ -303,48 +302,65 @@ func mergeTail(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// mergeWords writes segment seg's word row: the rows of the segments from
-// first up to it, each one's records shifted by its offset in off.
+// mergeWords writes segment seg's word row and chunks: those of the
+// segments from first up to it, each one's records shifted by its offset
+// in off.
 func mergeWords(ctx context.Context, tx *sql.Tx, first, seg int64, off map[int64]int32) error {
-	rows, err := tx.QueryContext(ctx, "SELECT seg, voc, post FROM word WHERE seg >= ? AND seg < ? ORDER BY seg", first, seg)
+	rows, err := tx.QueryContext(ctx, "SELECT seg, voc FROM word WHERE seg >= ? AND seg < ? ORDER BY seg", first, seg)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	var wb wordBatch
-	for rows.Next() {
-		var sg int64
-		var voc, post sql.RawBytes
-		if err := rows.Scan(&sg, &voc, &post); err != nil {
-			return err
-		}
-		o, ok := off[sg]
-		if !ok {
-			return errGramRow
-		}
-		v, err := unpackBlob(voc, nil)
-		if err != nil {
-			return err
-		}
-		p, err := unpackBlob(post, nil)
-		if err != nil {
-			return err
-		}
-		ws, err := decodeWordSeg(v, p)
-		if err != nil {
-			return err
-		}
-		if err := wb.merge(&ws, o); err != nil {
-			return err
-		}
+	type wordRow struct {
+		seg int64
+		voc []byte
 	}
+	var ws []wordRow
+	for rows.Next() {
+		var r wordRow
+		if err := rows.Scan(&r.seg, &r.voc); err != nil {
+			rows.Close()
+			return err
+		}
+		ws = append(ws, r)
+	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	rows.Close()
-	voc, post := wb.encode()
-	_, err = tx.ExecContext(ctx, "INSERT INTO word(seg, voc, post) VALUES(?, ?, ?)", seg, voc, post)
-	return err
+	st, err := tx.PrepareContext(ctx, "SELECT post FROM wpost WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var wb wordBatch
+	for _, r := range ws {
+		o, ok := off[r.seg]
+		if !ok {
+			return errGramRow
+		}
+		v, err := unpackBlob(r.voc, nil)
+		if err != nil {
+			return err
+		}
+		w, err := decodeWordSeg(v)
+		if err != nil {
+			return err
+		}
+		err = wb.merge(&w, o, func(c int) ([]byte, error) {
+			var raw []byte
+			if err := st.QueryRowContext(ctx, r.seg<<chunkBits|int64(c)).Scan(&raw); err != nil {
+				return nil, err
+			}
+			return unpackBlob(raw, nil)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM wpost WHERE id >= ? AND id < ?", first<<chunkBits, seg<<chunkBits); err != nil {
+		return err
+	}
+	return wb.write(ctx, tx, seg)
 }
 
 // errGramRow: a row of the index does not decode.

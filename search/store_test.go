@@ -728,4 +728,4 @@ func TestStorePromptCounts(t *testing.T) {
 
 // The tests' stores are small: narrow them with the trigram index all the
 // same, as a large history's are.
-func init() { scanRecords = 0 }
+func init() { scanRecords, chunkBytes = 0, 256 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/klauspost/compress/s2"
@@ -103,9 +104,10 @@ func (wb *wordBatch) count(tok string, ord int32, n uint32) {
 	l.last, l.cnt = ord, n
 }
 
-// merge adds a segment's word row (ws) whose first record is ord in
-// the batch; the batch's records so far are those before it.
-func (wb *wordBatch) merge(ws *wordSeg, first int32) error {
+// merge adds a segment's word row (ws, its lists from post) whose first
+// record is first in the batch; the batch's records so far are those
+// before it.
+func (wb *wordBatch) merge(ws *wordSeg, first int32, post func(chunk int) ([]byte, error)) error {
 	if wb.at == nil {
 		wb.at = map[string]int32{}
 	}
@@ -113,55 +115,113 @@ func (wb *wordBatch) merge(ws *wordSeg, first int32) error {
 		wb.lens = binary.AppendUvarint(wb.lens, uint64(l))
 	}
 	wb.n = first + int32(len(ws.lens))
-	post := ws.post
 	voc := ws.voc
-	for len(voc) > 0 {
-		e := strings.IndexByte(voc, '\n')
-		n, w := binary.Uvarint(post)
-		if e < 0 || w <= 0 || n > uint64(len(post)-w) {
-			return errGramRow
+	for c := range ws.starts {
+		p, err := post(c)
+		if err != nil {
+			return err
 		}
-		tok, list := voc[:e], post[w:w+int(n)]
-		voc, post = voc[e+1:], post[w+int(n):]
-		ord := int64(-1)
-		for len(list) > 0 {
-			d, w := binary.Uvarint(list)
-			if w <= 0 {
+		for len(p) > 0 {
+			e := strings.IndexByte(voc, '\n')
+			n, w := binary.Uvarint(p)
+			if e < 0 || w <= 0 || n > uint64(len(p)-w) {
 				return errGramRow
 			}
-			c, w2 := binary.Uvarint(list[w:])
-			if w2 <= 0 {
-				return errGramRow
+			tok, list := voc[:e], p[w:w+int(n)]
+			voc, p = voc[e+1:], p[w+int(n):]
+			err := eachPosting(list, len(ws.lens), func(ord int32, c uint64) {
+				wb.count(tok, first+ord, uint32(c))
+			})
+			if err != nil {
+				return err
 			}
-			list = list[w+w2:]
-			ord += int64(d)
-			if ord >= int64(len(ws.lens)) {
-				return errGramRow
-			}
-			wb.count(tok, first+int32(ord), uint32(c))
 		}
 	}
 	return nil
 }
 
-// encode is the batch's vocabulary and postings as a segment's word row
-// keeps them, and empties the batch.
-func (wb *wordBatch) encode() (voc, post []byte) {
+// eachPosting calls f with each record (ordinal) of a token's list and the
+// token's count in it; the ordinals must be below n.
+func eachPosting(list []byte, n int, f func(ord int32, count uint64)) error {
+	ord := int64(-1)
+	for len(list) > 0 {
+		d, w := binary.Uvarint(list)
+		if w <= 0 {
+			return errGramRow
+		}
+		c, w2 := binary.Uvarint(list[w:])
+		if w2 <= 0 {
+			return errGramRow
+		}
+		list = list[w+w2:]
+		ord += int64(d)
+		if ord >= int64(n) {
+			return errGramRow
+		}
+		f(int32(ord), c)
+	}
+	return nil
+}
+
+// A segment's lists are cut into chunks of about chunkBytes, each its own
+// row: a search reads the vocabulary and only the chunks holding the
+// tokens it needs. (The tests make them small, so that segments have
+// many.)
+var chunkBytes = 32 << 10
+
+const chunkBits = 20 // a chunk's row id: its segment << chunkBits | its number
+
+// encode is the batch's word row (its records' lengths, where its chunks
+// start and the vocabulary) and its chunks of lists, and empties the batch.
+func (wb *wordBatch) encode() (voc []byte, chunks [][]byte) {
 	slices.SortFunc(wb.toks, func(a, b wordList) int { return strings.Compare(a.tok, b.tok) })
-	var v []byte
-	p := binary.AppendUvarint(nil, uint64(wb.n))
-	p = append(p, wb.lens...)
+	var starts []int
+	var p []byte
 	for i := range wb.toks {
 		l := &wb.toks[i]
-		v = append(v, l.tok...)
-		v = append(v, '\n')
 		l.b = binary.AppendUvarint(l.b, uint64(l.cnt))
+		if i == 0 || len(p) >= chunkBytes {
+			if i > 0 {
+				chunks = append(chunks, packBlob(p))
+			}
+			starts = append(starts, i)
+			p = p[:0]
+		}
 		p = binary.AppendUvarint(p, uint64(len(l.b)))
 		p = append(p, l.b...)
 	}
+	if len(starts) > 0 {
+		chunks = append(chunks, packBlob(p))
+	}
+	v := binary.AppendUvarint(nil, uint64(wb.n))
+	v = append(v, wb.lens...)
+	v = binary.AppendUvarint(v, uint64(len(starts)))
+	last := 0
+	for _, st := range starts {
+		v = binary.AppendUvarint(v, uint64(st-last))
+		last = st
+	}
+	for i := range wb.toks {
+		v = append(v, wb.toks[i].tok...)
+		v = append(v, '\n')
+	}
 	wb.toks, wb.lens, wb.n = wb.toks[:0], wb.lens[:0], 0
 	clear(wb.at)
-	return packBlob(v), packBlob(p)
+	return packBlob(v), chunks
+}
+
+// writeWords writes the batch as segment seg's word row and chunks.
+func (wb *wordBatch) write(ctx context.Context, tx *sql.Tx, seg int64) error {
+	voc, chunks := wb.encode()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO word(seg, voc) VALUES(?, ?)", seg, voc); err != nil {
+		return err
+	}
+	for c, b := range chunks {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO wpost(id, post) VALUES(?, ?)", seg<<chunkBits|int64(c), b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // packBlob is b S2-compressed behind a flag byte (see packText).
@@ -192,83 +252,91 @@ func unpackBlob(b, buf []byte) ([]byte, error) {
 
 // wordSeg is a segment's word row, decoded.
 type wordSeg struct {
-	voc  string
-	lens []uint32
-	post []byte // the lists, each behind its length
+	voc    string   // the tokens, each ended by '\n'
+	lens   []uint32 // each record's folded length
+	starts []int    // each chunk's first token
 }
 
-func decodeWordSeg(voc, post []byte) (wordSeg, error) {
+func decodeWordSeg(b []byte) (wordSeg, error) {
 	var ws wordSeg
-	ws.voc = string(voc)
-	n, w := binary.Uvarint(post)
-	if w <= 0 || n > uint64(len(post)) {
+	n, w := binary.Uvarint(b)
+	if w <= 0 || n > uint64(len(b)) {
 		return ws, errGramRow
 	}
-	post = post[w:]
+	b = b[w:]
 	ws.lens = make([]uint32, n)
 	for i := range ws.lens {
-		l, w := binary.Uvarint(post)
+		l, w := binary.Uvarint(b)
 		if w <= 0 {
 			return ws, errGramRow
 		}
 		ws.lens[i] = uint32(l)
-		post = post[w:]
+		b = b[w:]
 	}
-	ws.post = post
+	n, w = binary.Uvarint(b)
+	if w <= 0 || n > uint64(len(b)) {
+		return ws, errGramRow
+	}
+	b = b[w:]
+	ws.starts = make([]int, n)
+	last := 0
+	for i := range ws.starts {
+		d, w := binary.Uvarint(b)
+		if w <= 0 {
+			return ws, errGramRow
+		}
+		last += int(d)
+		ws.starts[i] = last
+		b = b[w:]
+	}
+	ws.voc = string(b)
 	return ws, nil
 }
 
 // addTerm adds to tf[ord] the count of term in each record of the
-// segment (tf has one entry per record).
-func (ws *wordSeg) addTerm(term needle, tf []int32) error {
-	post := ws.post
-	tokens := 0 // the tokens before from, whose lists post has been moved past
+// segment (tf has one entry per record); post reads a chunk of lists.
+func (ws *wordSeg) addTerm(term needle, tf []int32, post func(chunk int) ([]byte, error)) error {
+	tokens := 0 // the tokens before from
+	chunk, at := -1, 0
+	var p []byte // chunk's lists from token at
 	for from := 0; ; {
 		i := strings.Index(ws.voc[from:], term.s)
 		if i < 0 {
 			return nil
 		}
-		at := from + i
-		start := strings.LastIndexByte(ws.voc[from:at], '\n') + 1 + from
-		end := at + strings.IndexByte(ws.voc[at:], '\n')
-		if end < at {
+		hit := from + i
+		start := strings.LastIndexByte(ws.voc[from:hit], '\n') + 1 + from
+		end := hit + strings.IndexByte(ws.voc[hit:], '\n')
+		if end < hit {
 			return errGramRow
 		}
 		k := tokens + strings.Count(ws.voc[from:start], "\n")
 		occ := uint64(term.count(ws.voc[start:end]))
+		if c := sort.SearchInts(ws.starts, k+1) - 1; c != chunk {
+			if c < 0 {
+				return errGramRow
+			}
+			var err error
+			if p, err = post(c); err != nil {
+				return err
+			}
+			chunk, at = c, ws.starts[c]
+		}
 		// Past the lists of the tokens before this one.
-		for ; tokens < k; tokens++ {
-			n, w := binary.Uvarint(post)
-			if w <= 0 || n > uint64(len(post)-w) {
+		for ; at <= k; at++ {
+			n, w := binary.Uvarint(p)
+			if w <= 0 || n > uint64(len(p)-w) {
 				return errGramRow
 			}
-			post = post[w+int(n):]
+			if at == k {
+				err := eachPosting(p[w:w+int(n)], len(tf), func(ord int32, c uint64) { tf[ord] += int32(c * occ) })
+				if err != nil {
+					return err
+				}
+			}
+			p = p[w+int(n):]
 		}
-		n, w := binary.Uvarint(post)
-		if w <= 0 || n > uint64(len(post)-w) {
-			return errGramRow
-		}
-		list := post[w : w+int(n)]
-		post = post[w+int(n):]
-		tokens++
-		ord := int64(-1)
-		for len(list) > 0 {
-			d, w := binary.Uvarint(list)
-			if w <= 0 {
-				return errGramRow
-			}
-			c, w2 := binary.Uvarint(list[w:])
-			if w2 <= 0 {
-				return errGramRow
-			}
-			list = list[w+w2:]
-			ord += int64(d)
-			if ord >= int64(len(tf)) {
-				return errGramRow
-			}
-			tf[ord] += int32(c * occ)
-		}
-		from = end + 1
+		tokens, from = k+1, end+1
 	}
 }
 
@@ -300,17 +368,23 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 	if err := rows.Err(); err != nil {
 		return nil, nil, nil, err
 	}
-	// The segments holding a record of the scope.
-	var segs []int64
-	rows, err = tx.QueryContext(ctx, "SELECT id, rids FROM seg")
+	// The segments holding a record of the scope, with their ids and
+	// vocabularies.
+	type segWords struct {
+		id  int64
+		ids []int64
+		voc []byte
+	}
+	var segs []segWords
+	rows, err = tx.QueryContext(ctx, "SELECT s.id, s.rids, w.voc FROM seg s JOIN word w ON w.seg = s.id")
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	var ids []int64
 	for rows.Next() {
 		var seg int64
-		var rids sql.RawBytes
-		if err := rows.Scan(&seg, &rids); err != nil {
+		var rids, voc sql.RawBytes
+		if err := rows.Scan(&seg, &rids, &voc); err != nil {
 			rows.Close()
 			return nil, nil, nil, err
 		}
@@ -319,42 +393,51 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 			return nil, nil, nil, err
 		}
 		if slices.ContainsFunc(ids, keep) {
-			segs = append(segs, seg)
+			segs = append(segs, segWords{id: seg, ids: slices.Clone(ids), voc: slices.Clone(voc)})
 		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, nil, nil, err
 	}
-	st, err := tx.PrepareContext(ctx, "SELECT s.rids, w.voc, w.post FROM seg s, word w WHERE s.id = ? AND w.seg = s.id")
+	st, err := tx.PrepareContext(ctx, "SELECT post FROM wpost WHERE id = ?")
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	defer st.Close()
 	needles := append(append([]needle(nil), m.terms...), m.excluded...)
 	df = make([]int, len(m.terms))
-	var vbuf, pbuf []byte
+	var vbuf []byte
 	var tf [][]int32
-	for _, seg := range segs {
-		var rids, voc, post []byte
-		if err := st.QueryRowContext(ctx, seg).Scan(&rids, &voc, &post); err != nil {
+	chunks := map[int][]byte{}
+	for _, sg := range segs {
+		var err error
+		if vbuf, err = unpackBlob(sg.voc, vbuf); err != nil {
 			return nil, nil, nil, err
 		}
-		if ids, err = decodeRids(rids, ids[:0]); err != nil {
-			return nil, nil, nil, err
-		}
-		if vbuf, err = unpackBlob(voc, vbuf); err != nil {
-			return nil, nil, nil, err
-		}
-		if pbuf, err = unpackBlob(post, pbuf); err != nil {
-			return nil, nil, nil, err
-		}
-		ws, err := decodeWordSeg(vbuf, pbuf)
+		ws, err := decodeWordSeg(vbuf)
 		if err != nil {
 			return nil, nil, nil, err
 		}
+		ids := sg.ids
 		if len(ws.lens) != len(ids) {
 			return nil, nil, nil, errGramRow
+		}
+		clear(chunks)
+		post := func(c int) ([]byte, error) {
+			if b, ok := chunks[c]; ok {
+				return b, nil
+			}
+			var raw []byte
+			if err := st.QueryRowContext(ctx, sg.id<<chunkBits|int64(c)).Scan(&raw); err != nil {
+				return nil, err
+			}
+			b, err := unpackBlob(raw, nil)
+			if err != nil {
+				return nil, err
+			}
+			chunks[c] = b
+			return b, nil
 		}
 		for len(tf) < len(needles) {
 			tf = append(tf, nil)
@@ -362,7 +445,7 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 		for i, n := range needles {
 			tf[i] = slices.Grow(tf[i][:0], len(ids))[:len(ids)]
 			clear(tf[i])
-			if err := ws.addTerm(n, tf[i]); err != nil {
+			if err := ws.addTerm(n, tf[i], post); err != nil {
 				return nil, nil, nil, err
 			}
 		}
