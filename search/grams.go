@@ -363,12 +363,19 @@ func mergeWords(ctx context.Context, tx *sql.Tx, first, seg int64, off map[int64
 	return wb.write(ctx, tx, seg)
 }
 
+// errManyCandidates: a term's records are more than gramCandidates' limit.
+var errManyCandidates = errors.New("more candidates than the limit")
+
 // errGramRow: a row of the index does not decode.
 var errGramRow = errors.New("search index: malformed trigram row")
 
 // gramCandidates is the ids of the records holding every trigram of
 // every one of terms (each folded, three bytes or more), in any order.
-func gramCandidates(ctx context.Context, tx *sql.Tx, term string) ([]int64, error) {
+//
+// With limit > 0, it gives up (errManyCandidates) once the records holding
+// the term's rarest-looking trigram (by its bytes' ranks) are more than
+// limit, before reading the other trigrams' lists.
+func gramCandidates(ctx context.Context, tx *sql.Tx, term string, limit int) ([]int64, error) {
 	var grams []uint32
 	seen := map[uint32]bool{}
 	for i := 2; i < len(term); i++ {
@@ -378,6 +385,11 @@ func gramCandidates(ctx context.Context, tx *sql.Tx, term string) ([]int64, erro
 			grams = append(grams, g)
 		}
 	}
+	if limit > 0 {
+		rank := func(g uint32) int { return byteRank(byte(g>>16)) + byteRank(byte(g>>8)) + byteRank(byte(g)) }
+		slices.SortStableFunc(grams, func(a, b uint32) int { return rank(a) - rank(b) })
+	}
+	found := 0
 	// Each segment's ordinals holding every trigram so far.
 	var segs map[int64][]int32
 	for k, g := range grams {
@@ -407,6 +419,9 @@ func gramCandidates(ctx context.Context, tx *sql.Tx, term string) ([]int64, erro
 			ords := decodeOrds(list, nil)
 			if k > 0 {
 				ords = intersect(segs[seg], ords)
+			} else if found += len(ords); limit > 0 && found > limit {
+				rows.Close()
+				return nil, errManyCandidates
 			}
 			if len(ords) > 0 {
 				next[seg] = ords

@@ -233,7 +233,11 @@ func differential(t *testing.T, st *Store, srcs []Source, db *claudemem.DB, dbPa
 			hit++
 		}
 		o.Store = st
+		// Words' records counted from the postings, or found by trigrams
+		// and read when they are few.
+		wordConfirm = []int{-1, 1000}[r.IntN(2)]
 		got, err := st.search(ctx, o)
+		wordConfirm = 1000
 		if err != nil {
 			t.Fatalf("store search %q: %v", qs, err)
 		}

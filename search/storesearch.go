@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,9 +104,10 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	keepID := func(id int64) bool {
 		return sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]])
 	}
-	if allowed == nil && n > scanRecords && wordQuery(m) {
-		return wordSearch(ctx, tx, m, sc, res, n, sum, o, keepID)
-	}
+	// A query of words only is answered from the postings, unless its
+	// terms' records are few enough to read (then the trigram index finds
+	// them faster than the vocabularies are read).
+	words := allowed == nil && n > scanRecords && wordQuery(m)
 
 	// The records to read: those holding every trigram of some term (a
 	// superset of each term's records, so every term's record count and
@@ -121,28 +123,39 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		// trigram lists are the whole store's, and a common term's are
 		// longer than the scope.
 		var cands []int64
-		narrow := n > scanRecords
+		narrow := n > scanRecords && (!words || wordConfirm >= 0)
 		for i := 0; narrow && i < len(m.q.Terms); i++ {
 			t := m.q.Terms[i]
 			if len(t) < 3 {
 				narrow = false
 				break
 			}
-			ids, err := gramCandidates(ctx, tx, t)
+			limit := 0
+			if words {
+				limit = wordConfirm
+			}
+			ids, err := gramCandidates(ctx, tx, t, limit)
+			if errors.Is(err, errManyCandidates) {
+				narrow = false
+				break
+			}
 			if err != nil {
 				return nil, err
 			}
 			for _, id := range ids {
-				if sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]]) {
+				if keepID(id) {
 					cands = append(cands, id)
 				}
 			}
 			slices.Sort(cands)
 			cands = slices.Compact(cands)
-			if len(cands) > n/4 {
+			if len(cands) > n/4 || words && len(cands) > wordConfirm {
 				narrow = false
 				break
 			}
+		}
+		if !narrow && words {
+			return wordSearch(ctx, tx, m, sc, res, n, sum, o, keepID)
 		}
 		if narrow {
 			idJSON, _ := json.Marshal(cands)
@@ -250,6 +263,11 @@ func pageHits(ctx context.Context, tx *sql.Tx, res *Result, page []hitKey, m *ma
 	}
 	return nil
 }
+
+// wordConfirm is the most records holding a query's words that a search
+// reads to confirm rather than counting the words' postings (below 0:
+// none). The tests vary it, so that both ways answer.
+var wordConfirm = 1000
 
 // scanRecords is the most records a search reads whole rather than
 // narrowing with the trigram index: a few milliseconds' work. (The tests
