@@ -346,7 +346,7 @@ func mergeWords(ctx context.Context, tx *sql.Tx, first, seg int64, off map[int64
 		if err != nil {
 			return err
 		}
-		err = wb.merge(&w, o, func(c int) ([]byte, error) {
+		err = wb.mergeSeg(&w, o, func(c int) ([]byte, error) {
 			var raw []byte
 			if err := st.QueryRowContext(ctx, r.seg<<chunkBits|int64(c)).Scan(&raw); err != nil {
 				return nil, err
@@ -527,4 +527,43 @@ func intersect(a, b []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// merge adds a batch a reading goroutine made of one source's records
+// (their ordinals from 0, in order) to gb, under the ids they were written
+// with: the work of finding trigrams and tokens is done beside the writer.
+func (gb *gramBatch) merge(jb *gramBatch, rids []int64) {
+	if gb.at == nil {
+		gb.at = map[uint32]int32{}
+		gb.seen = newGramSeen()
+	}
+	off := int32(len(gb.rids))
+	gb.rids = append(gb.rids, rids...)
+	gb.bytes += jb.bytes
+	for _, jl := range jb.lists {
+		i, ok := gb.at[jl.g]
+		if !ok {
+			i = int32(len(gb.lists))
+			gb.at[jl.g] = i
+			gb.lists = append(gb.lists, gramList{g: jl.g, last: -1})
+		}
+		l := &gb.lists[i]
+		d, w := binary.Uvarint(jl.b)
+		l.b = binary.AppendUvarint(l.b, uint64(int32(d)-1+off-l.last))
+		l.b = append(l.b, jl.b[w:]...)
+		l.last = jl.last + off
+	}
+	gb.words.mergeBatch(&jb.words, off)
+}
+
+// indexFresh is the stored text and the index batch of a fresh source's
+// records (ordinals from 0), made by a reading goroutine; seen is its
+// gramsOf bit set.
+func indexFresh(recs []Record, seen []uint64) *gramBatch {
+	jb := &gramBatch{at: map[uint32]int32{}, seen: seen}
+	for i := range recs {
+		recs[i].packed = packText(recs[i].Text, recs[i].low)
+		jb.add(int64(i), recs[i].low)
+	}
+	return jb
 }

@@ -104,10 +104,36 @@ func (wb *wordBatch) count(tok string, ord int32, n uint32) {
 	l.last, l.cnt = ord, n
 }
 
+// mergeBatch adds a batch of records (ordinals from 0) made beside the
+// writer, as records off on.
+func (wb *wordBatch) mergeBatch(jb *wordBatch, off int32) {
+	if wb.at == nil {
+		wb.at = map[string]int32{}
+	}
+	wb.lens = append(wb.lens, jb.lens...)
+	wb.n = off + jb.n
+	for _, jl := range jb.toks {
+		k, ok := wb.at[jl.tok]
+		if !ok {
+			k = int32(len(wb.toks))
+			wb.at[jl.tok] = k
+			wb.toks = append(wb.toks, wordList{tok: jl.tok, last: -1})
+		}
+		l := &wb.toks[k]
+		if l.last >= 0 {
+			l.b = binary.AppendUvarint(l.b, uint64(l.cnt))
+		}
+		d, w := binary.Uvarint(jl.b)
+		l.b = binary.AppendUvarint(l.b, uint64(int32(d)-1+off-l.last))
+		l.b = append(l.b, jl.b[w:]...)
+		l.last, l.cnt = jl.last+off, jl.cnt
+	}
+}
+
 // merge adds a segment's word row (ws, its lists from post) whose first
 // record is first in the batch; the batch's records so far are those
 // before it.
-func (wb *wordBatch) merge(ws *wordSeg, first int32, post func(chunk int) ([]byte, error)) error {
+func (wb *wordBatch) mergeSeg(ws *wordSeg, first int32, post func(chunk int) ([]byte, error)) error {
 	if wb.at == nil {
 		wb.at = map[string]int32{}
 	}
