@@ -69,10 +69,11 @@ type gramList struct {
 	b    []byte
 }
 
-// add indexes record rid, whose folded text is low. The trigrams are
-// worked out here, by the one writer, rather than by the reading
-// goroutines: a record's list of them is larger than its text, and the
-// records read wait for the writer.
+// add indexes record rid, whose folded text is low: its trigrams and its
+// tokens. A fresh source's records are added to a batch of their own by
+// the goroutine that read them (see indexFresh and merge): a batch keeps
+// each trigram and token once, where a list per record would be larger
+// than the record's text.
 func (gb *gramBatch) add(rid int64, low string) {
 	if gb.at == nil {
 		gb.at = map[uint32]int32{}
@@ -556,13 +557,13 @@ func (gb *gramBatch) merge(jb *gramBatch, rids []int64) {
 	gb.words.mergeBatch(&jb.words, off)
 }
 
-// indexFresh is the stored text and the index batch of a fresh source's
-// records (ordinals from 0), made by a reading goroutine; seen is its
-// gramsOf bit set.
+// indexFresh is the index batch of a fresh source's records (ordinals from
+// 0), made by a reading goroutine; seen is its gramsOf bit set. (Their
+// stored text is left to the writer, which has the time: the reading
+// goroutine is the build's slower half.)
 func indexFresh(recs []Record, seen []uint64) *gramBatch {
 	jb := &gramBatch{at: map[uint32]int32{}, seen: seen}
 	for i := range recs {
-		recs[i].packed = packText(recs[i].Text, recs[i].low)
 		jb.add(int64(i), recs[i].low)
 	}
 	return jb

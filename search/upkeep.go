@@ -63,7 +63,7 @@ type job struct {
 	unchanged    bool
 	id           int64 // the source's id in the store, once written
 	// fresh: the store holds nothing of the source, so every record is
-	// written: their stored text and index (index) are worked out by the
+	// written: their trigrams and tokens (index) are worked out by the
 	// reading goroutines (else by the writer, for the changed ones).
 	fresh bool
 	index *gramBatch
