@@ -397,9 +397,8 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 	// The segments holding a record of the scope, with their ids and
 	// vocabularies.
 	type segWords struct {
-		id  int64
-		ids []int64
-		voc []byte
+		id        int64
+		rids, voc []byte
 	}
 	var segs []segWords
 	rows, err = tx.QueryContext(ctx, "SELECT s.id, s.rids, w.voc FROM seg s JOIN word w ON w.seg = s.id")
@@ -419,7 +418,7 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 			return nil, nil, nil, err
 		}
 		if slices.ContainsFunc(ids, keep) {
-			segs = append(segs, segWords{id: seg, ids: slices.Clone(ids), voc: slices.Clone(voc)})
+			segs = append(segs, segWords{id: seg, rids: slices.Clone(rids), voc: slices.Clone(voc)})
 		}
 	}
 	rows.Close()
@@ -445,7 +444,9 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		ids := sg.ids
+		if ids, err = decodeRids(sg.rids, ids[:0]); err != nil {
+			return nil, nil, nil, err
+		}
 		if len(ws.lens) != len(ids) {
 			return nil, nil, nil, errGramRow
 		}
@@ -566,19 +567,22 @@ func wordSearch(ctx context.Context, tx *sql.Tx, m *matcher, sc *scoped, res *Re
 		return res, nil
 	}
 	avg, idf := bm25Stats(n, sum, df)
-	scores := make([]float64, len(hits))
 	tf := make([]int, len(m.terms))
-	best := make(minFloats, 0, want)
-	for h, r := range hits {
+	// Scores are worked out twice rather than kept: a word in most
+	// records has a million hits.
+	scoreOf := func(h int) float64 {
 		for i := range tf {
 			tf[i] = int(tfs[h*len(tf)+i])
 		}
-		scores[h] = bm25(idf, tf, int(r.size), avg)
-		switch {
+		return bm25(idf, tf, int(hits[h].size), avg)
+	}
+	best := make(minFloats, 0, want)
+	for h := range hits {
+		switch v := scoreOf(h); {
 		case len(best) < want:
-			heap.Push(&best, scores[h])
-		case scores[h] > best[0]:
-			best[0] = scores[h]
+			heap.Push(&best, v)
+		case v > best[0]:
+			best[0] = v
 			heap.Fix(&best, 0)
 		}
 	}
@@ -589,9 +593,9 @@ func wordSearch(ctx context.Context, tx *sql.Tx, m *matcher, sc *scoped, res *Re
 	var ids []int64
 	score := map[int64]float64{}
 	for h, r := range hits {
-		if scores[h] >= floor {
+		if v := scoreOf(h); v >= floor {
 			ids = append(ids, r.id)
-			score[r.id] = scores[h]
+			score[r.id] = v
 		}
 	}
 	idJSON, _ := json.Marshal(ids)
