@@ -180,6 +180,9 @@ func eachPosting(list []byte, n int, f func(ord int32, count uint64)) error {
 			return errGramRow
 		}
 		list = list[w+w2:]
+		if d > uint64(n) {
+			return errGramRow
+		}
 		ord += int64(d)
 		if ord >= int64(n) {
 			return errGramRow
