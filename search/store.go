@@ -35,8 +35,9 @@ const (
 )
 
 // Store is the persistent search index: an SQLite database of the records
-// [Search] builds (their folded text compressed, and each one's byte
-// trigrams: see grams.go), each as the scan would see it,
+// [Search] builds (their folded text compressed, each one's byte
+// trigrams, see grams.go, and its words' counts, see words.go), each as
+// the scan would see it,
 // kept up to date from the sources at every search. It is derived and
 // disposable: deleting the file loses nothing (the next search rebuilds
 // what it needs), a file that is not a store (corrupt, foreign, an older
@@ -171,6 +172,9 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 // schema is the store's layout. A record's id is its source's id << 28,
 // its number in the source << 3, and its kind: a search filters the
 // trigram index's ids by source and kind without reading the records.
+// Neither a source's id nor a record's is ever used twice (a deleted
+// record's id goes into dead), so the index's entries for a deleted
+// record never count for another.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS src(
