@@ -413,6 +413,10 @@ func TestStoreUpkeep(t *testing.T) {
 // line) and rebuilt; deleting the store between searches loses nothing;
 // the answers stay the scan's.
 func TestStoreSetAside(t *testing.T) {
+	// Words counted from their postings, so that mangled word rows are
+	// read.
+	wordConfirm = -1
+	defer func() { wordConfirm = 1000 }()
 	srcs := genSources(t, t.TempDir(), 2, 100<<10)
 	queries := []string{"checkpoint", `"err != nil"`}
 	foreign := func(path string) {
@@ -449,6 +453,19 @@ func TestStoreSetAside(t *testing.T) {
 				t.Fatal(err)
 			}
 			if _, err := w.Exec("UPDATE gram SET lists = x'ffffffffffffffffffffff'; UPDATE rec SET text = x'07'"); err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+		},
+		// Word rows only: a word's search reads them and no record.
+		"mangled words": func(path string) {
+			st := NewStore(path)
+			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
+			_, w, err := st.dbs(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Exec("UPDATE word SET voc = x'00ffffffffffffffffffff'; UPDATE wpost SET post = x'07'"); err != nil {
 				t.Fatal(err)
 			}
 			st.Close()
