@@ -542,13 +542,7 @@ func (gb *gramBatch) merge(jb *gramBatch, rids []int64) {
 	gb.rids = append(gb.rids, rids...)
 	gb.bytes += jb.bytes
 	for _, jl := range jb.lists {
-		i, ok := gb.at[jl.g]
-		if !ok {
-			i = int32(len(gb.lists))
-			gb.at[jl.g] = i
-			gb.lists = append(gb.lists, gramList{g: jl.g, last: -1})
-		}
-		l := &gb.lists[i]
+		l := slot(gb.at, &gb.lists, jl.g, func(g uint32) gramList { return gramList{g: g, last: -1} })
 		d, w := binary.Uvarint(jl.b)
 		l.b = binary.AppendUvarint(l.b, uint64(int32(d)-1+off-l.last))
 		l.b = append(l.b, jl.b[w:]...)

@@ -432,6 +432,21 @@ func TestStoreSetAside(t *testing.T) {
 		w.Close()
 		st.Close()
 	}
+	// mangle builds a store and then runs query on it.
+	mangle := func(query string) func(path string) {
+		return func(path string) {
+			st := NewStore(path)
+			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
+			_, w, err := st.dbs(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Exec(query); err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+		}
+	}
 	for name, spoil := range map[string]func(path string){
 		"garbage":   func(path string) { os.WriteFile(path, []byte(strings.Repeat("not a database\n", 1000)), 0o600) },
 		"directory": func(path string) { os.MkdirAll(filepath.Join(path, "x"), 0o700) },
@@ -445,31 +460,9 @@ func TestStoreSetAside(t *testing.T) {
 			os.Remove(path + "-wal")
 		},
 		// Rows SQLite reads well that the store cannot decode.
-		"mangled": func(path string) {
-			st := NewStore(path)
-			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
-			_, w, err := st.dbs(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := w.Exec("UPDATE gram SET lists = x'ffffffffffffffffffffff'; UPDATE rec SET text = x'07'"); err != nil {
-				t.Fatal(err)
-			}
-			st.Close()
-		},
+		"mangled": mangle("UPDATE gram SET lists = x'ffffffffffffffffffffff'; UPDATE rec SET text = x'07'"),
 		// Word rows only: a word's search reads them and no record.
-		"mangled words": func(path string) {
-			st := NewStore(path)
-			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
-			_, w, err := st.dbs(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := w.Exec("UPDATE word SET voc = x'00ffffffffffffffffffff'; UPDATE wpost SET post = x'07'"); err != nil {
-				t.Fatal(err)
-			}
-			st.Close()
-		},
+		"mangled words": mangle("UPDATE word SET voc = x'00ffffffffffffffffffff'; UPDATE wpost SET post = x'07'"),
 		"deleted": func(path string) {
 			st := NewStore(path)
 			checkSame(t, st, "before deletion", srcs, nil, "", queries...)

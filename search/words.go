@@ -113,13 +113,7 @@ func (wb *wordBatch) mergeBatch(jb *wordBatch, off int32) {
 	wb.lens = append(wb.lens, jb.lens...)
 	wb.n = off + jb.n
 	for _, jl := range jb.toks {
-		k, ok := wb.at[jl.tok]
-		if !ok {
-			k = int32(len(wb.toks))
-			wb.at[jl.tok] = k
-			wb.toks = append(wb.toks, wordList{tok: jl.tok, last: -1})
-		}
-		l := &wb.toks[k]
+		l := slot(wb.at, &wb.toks, jl.tok, func(tok string) wordList { return wordList{tok: tok, last: -1} })
 		if l.last >= 0 {
 			l.b = binary.AppendUvarint(l.b, uint64(l.cnt))
 		}
@@ -579,19 +573,21 @@ func wordSearch(ctx context.Context, tx *sql.Tx, m *matcher, sc *scoped, res *Re
 		}
 		return bm25(idf, tf, int(hits[h].size), avg)
 	}
-	best := make(minFloats, 0, want)
+	// The page's last score: the lowest of the want best (hitHeap holds
+	// keys of scores alone here).
+	best := make(hitHeap, 0, want)
 	for h := range hits {
 		switch v := scoreOf(h); {
 		case len(best) < want:
-			heap.Push(&best, v)
-		case v > best[0]:
-			best[0] = v
+			heap.Push(&best, hitKey{score: v})
+		case v > best[0].score:
+			best[0].score = v
 			heap.Fix(&best, 0)
 		}
 	}
 	floor := math.Inf(-1)
 	if len(best) == want {
-		floor = best[0]
+		floor = best[0].score
 	}
 	var ids []int64
 	score := map[int64]float64{}
@@ -632,16 +628,14 @@ func wordSearch(ctx context.Context, tx *sql.Tx, m *matcher, sc *scoped, res *Re
 	return res, pageHits(ctx, tx, res, keys[max(o.Offset, 0):], m)
 }
 
-// minFloats is a heap of scores, the lowest on top.
-type minFloats []float64
-
-func (h minFloats) Len() int           { return len(h) }
-func (h minFloats) Less(i, j int) bool { return h[i] < h[j] }
-func (h minFloats) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *minFloats) Push(x any)        { *h = append(*h, x.(float64)) }
-func (h *minFloats) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// slot is key's entry in list (at holds where each key's is), appended as
+// mk makes it when key has none yet.
+func slot[K comparable, T any](at map[K]int32, list *[]T, key K, mk func(K) T) *T {
+	i, ok := at[key]
+	if !ok {
+		i = int32(len(*list))
+		at[key] = i
+		*list = append(*list, mk(key))
+	}
+	return &(*list)[i]
 }
