@@ -237,7 +237,7 @@ func differential(t *testing.T, st *Store, srcs []Source, db *claudemem.DB, dbPa
 		// and read when they are few.
 		wordConfirm = []int{-1, 1000}[r.IntN(2)]
 		got, err := st.search(ctx, o)
-		wordConfirm = 1000
+		wordConfirm = -1
 		if err != nil {
 			t.Fatalf("store search %q: %v", qs, err)
 		}
@@ -413,10 +413,6 @@ func TestStoreUpkeep(t *testing.T) {
 // line) and rebuilt; deleting the store between searches loses nothing;
 // the answers stay the scan's.
 func TestStoreSetAside(t *testing.T) {
-	// Words counted from their postings, so that mangled word rows are
-	// read.
-	wordConfirm = -1
-	defer func() { wordConfirm = 1000 }()
 	srcs := genSources(t, t.TempDir(), 2, 100<<10)
 	queries := []string{"checkpoint", `"err != nil"`}
 	foreign := func(path string) {
@@ -742,4 +738,7 @@ func TestStorePromptCounts(t *testing.T) {
 
 // The tests' stores are small: narrow them with the trigram index all the
 // same, as a large history's are.
-func init() { scanRecords, chunkBytes = 0, 256 }
+// The tests narrow their small stores with the index, count words from
+// the postings unless a test says otherwise, and cut postings in many
+// chunks.
+func init() { scanRecords, wordConfirm, chunkBytes = 0, -1, 256 }
