@@ -391,6 +391,21 @@ func TestStoreUpkeep(t *testing.T) {
 		t.Errorf("after one appended turn: %d records (before %d), %d written anew; want only the new ones (and the last reply)", recs1, recs0, rewritten)
 	}
 
+	// Numbers run out (at a change): the source is written again under a
+	// new id (so that no record id is used twice), the old records gone.
+	_, w, _ := st.dbs(context.Background())
+	if _, err := w.Exec("UPDATE src SET nextn = ? WHERE key = ?", maxNum-1, key); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(srcs[0].Transcript, genBytes(t, 200<<10, 5, srcs[0].ID), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, st, "renumbered", srcs, nil, "", queries...)
+	var newID int64
+	if err := r.QueryRow("SELECT id FROM src WHERE key = ?", key).Scan(&newID); err != nil || newID == srcID {
+		t.Errorf("renumbered: source id %d (before %d), %v; want a new one", newID, srcID, err)
+	}
+
 	// Truncated to a prefix, then replaced by another session's bytes.
 	if err := os.WriteFile(srcs[1].Transcript, genBytes(t, 100<<10, 2, srcs[1].ID), 0o600); err != nil {
 		t.Fatal(err)
