@@ -6,10 +6,12 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -282,38 +284,44 @@ type wordSeg struct {
 
 func decodeWordSeg(b []byte) (wordSeg, error) {
 	var ws wordSeg
+	return ws, ws.decode(b)
+}
+
+// decode reads a word row into ws, reusing its slices; ws.voc is b's
+// bytes, good until b changes.
+func (ws *wordSeg) decode(b []byte) error {
 	n, w := binary.Uvarint(b)
 	if w <= 0 || n > uint64(len(b)) {
-		return ws, errGramRow
+		return errGramRow
 	}
 	b = b[w:]
-	ws.lens = make([]uint32, n)
+	ws.lens = slices.Grow(ws.lens[:0], int(n))[:n]
 	for i := range ws.lens {
 		l, w := binary.Uvarint(b)
 		if w <= 0 {
-			return ws, errGramRow
+			return errGramRow
 		}
 		ws.lens[i] = uint32(l)
 		b = b[w:]
 	}
 	n, w = binary.Uvarint(b)
 	if w <= 0 || n > uint64(len(b)) {
-		return ws, errGramRow
+		return errGramRow
 	}
 	b = b[w:]
-	ws.starts = make([]int, n)
+	ws.starts = slices.Grow(ws.starts[:0], int(n))[:n]
 	last := 0
 	for i := range ws.starts {
 		d, w := binary.Uvarint(b)
 		if w <= 0 {
-			return ws, errGramRow
+			return errGramRow
 		}
 		last += int(d)
 		ws.starts[i] = last
 		b = b[w:]
 	}
-	ws.voc = string(b)
-	return ws, nil
+	ws.voc = unsafe.String(unsafe.SliceData(b), len(b))
+	return nil
 }
 
 // addTerm adds to tf[ord] the count of term in each record of the
@@ -431,14 +439,17 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 	df = make([]int, len(m.terms))
 	var vbuf []byte
 	var tf [][]int32
+	// A segment's chunks read so far, decoded into buffers kept from one
+	// segment to the next.
 	chunks := map[int][]byte{}
+	var bufs [][]byte
+	var ws wordSeg
 	for _, sg := range segs {
 		var err error
 		if vbuf, err = unpackBlob(sg.voc, vbuf); err != nil {
 			return nil, nil, nil, err
 		}
-		ws, err := decodeWordSeg(vbuf)
-		if err != nil {
+		if err := ws.decode(vbuf); err != nil {
 			return nil, nil, nil, err
 		}
 		if ids, err = decodeRids(sg.rids, ids[:0]); err != nil {
@@ -452,13 +463,28 @@ func wordHits(ctx context.Context, tx *sql.Tx, m *matcher, keep func(int64) bool
 			if b, ok := chunks[c]; ok {
 				return b, nil
 			}
-			var raw []byte
-			if err := st.QueryRowContext(ctx, sg.id<<chunkBits|int64(c)).Scan(&raw); err != nil {
-				return nil, err
-			}
-			b, err := unpackBlob(raw, nil)
+			rows, err := st.QueryContext(ctx, sg.id<<chunkBits|int64(c))
 			if err != nil {
 				return nil, err
+			}
+			defer rows.Close()
+			if !rows.Next() {
+				return nil, errors.Join(errGramRow, rows.Err())
+			}
+			var raw sql.RawBytes
+			if err := rows.Scan(&raw); err != nil {
+				return nil, err
+			}
+			k := len(chunks)
+			if k == len(bufs) {
+				bufs = append(bufs, nil)
+			}
+			b, err := unpackBlob(raw, bufs[k])
+			if err != nil {
+				return nil, err
+			}
+			if cap(b) > cap(bufs[k]) {
+				bufs[k] = b
 			}
 			chunks[c] = b
 			return b, nil
