@@ -18,8 +18,9 @@
 // when a transcript or the database changes (size or modification time); a
 // search without an index, or of a source too large to keep, streams the
 // records instead. [Store] is the persistent index: each record's folded
-// text and its set of byte trigrams in SQLite, kept up to date at every
-// search and never authoritative. A [Source]'s transcript is read by its
+// text, its set of byte trigrams and its words' counts (postings, which
+// rank a word found in most records without reading them) in SQLite, kept
+// up to date at every search and never authoritative. A [Source]'s transcript is read by its
 // host's reader (Claude Code's when it names none). The package reads
 // sources read-only and does no MCP, no output and no logging: tools/ and
 // hookbin/ lay out its results.

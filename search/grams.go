@@ -60,6 +60,7 @@ type gramBatch struct {
 	bytes int              // the records' folded text
 	at    map[uint32]int32 // a trigram's list in lists
 	lists []gramList
+	words wordBatch
 }
 
 type gramList struct {
@@ -68,10 +69,11 @@ type gramList struct {
 	b    []byte
 }
 
-// add indexes record rid, whose folded text is low. The trigrams are
-// worked out here, by the one writer, rather than by the reading
-// goroutines: a record's list of them is larger than its text, and the
-// records read wait for the writer.
+// add indexes record rid, whose folded text is low: its trigrams and its
+// tokens. A fresh source's records are added to a batch of their own by
+// the goroutine that read them (see indexFresh and merge): a batch keeps
+// each trigram and token once, where a list per record would be larger
+// than the record's text.
 func (gb *gramBatch) add(rid int64, low string) {
 	if gb.at == nil {
 		gb.at = map[uint32]int32{}
@@ -82,6 +84,7 @@ func (gb *gramBatch) add(rid int64, low string) {
 	ord := int32(len(gb.rids))
 	gb.rids = append(gb.rids, rid)
 	gb.bytes += len(low)
+	gb.words.add(ord, low)
 	for _, g := range grams {
 		i, ok := gb.at[g]
 		if !ok {
@@ -112,6 +115,9 @@ func (gb *gramBatch) flush(ctx context.Context, tx *sql.Tx) error {
 	}
 	seg, err := res.LastInsertId()
 	if err != nil {
+		return err
+	}
+	if err := gb.words.write(ctx, tx, seg); err != nil {
 		return err
 	}
 	slices.SortFunc(gb.lists, func(a, b gramList) int {
@@ -216,6 +222,9 @@ func mergeTail(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	first := segs[0].id
+	if err := mergeWords(ctx, tx, segs[0].id, seg, off); err != nil {
+		return err
+	}
 	q, err := tx.QueryContext(ctx, "SELECT bucket, seg, lists FROM gram WHERE seg >= ? AND seg < ? ORDER BY bucket, seg", first, seg)
 	if err != nil {
 		return err
@@ -287,16 +296,87 @@ func mergeTail(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM gram WHERE seg >= ? AND seg < ?", first, seg); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM word WHERE seg >= ? AND seg < ?", first, seg); err != nil {
+		return err
+	}
 	_, err = tx.ExecContext(ctx, "DELETE FROM seg WHERE id >= ? AND id < ?", first, seg)
 	return err
 }
+
+// mergeWords writes segment seg's word row and chunks: those of the
+// segments from first up to it, each one's records shifted by its offset
+// in off.
+func mergeWords(ctx context.Context, tx *sql.Tx, first, seg int64, off map[int64]int32) error {
+	rows, err := tx.QueryContext(ctx, "SELECT seg, voc FROM word WHERE seg >= ? AND seg < ? ORDER BY seg", first, seg)
+	if err != nil {
+		return err
+	}
+	type wordRow struct {
+		seg int64
+		voc []byte
+	}
+	var ws []wordRow
+	for rows.Next() {
+		var r wordRow
+		if err := rows.Scan(&r.seg, &r.voc); err != nil {
+			rows.Close()
+			return err
+		}
+		ws = append(ws, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	st, err := tx.PrepareContext(ctx, "SELECT post FROM wpost WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var wb wordBatch
+	for _, r := range ws {
+		o, ok := off[r.seg]
+		if !ok {
+			return errGramRow
+		}
+		v, err := unpackBlob(r.voc, nil)
+		if err != nil {
+			return err
+		}
+		w, err := decodeWordSeg(v)
+		if err != nil {
+			return err
+		}
+		err = wb.mergeSeg(&w, o, func(c int) ([]byte, error) {
+			var raw []byte
+			if err := st.QueryRowContext(ctx, r.seg<<chunkBits|int64(c)).Scan(&raw); err != nil {
+				return nil, err
+			}
+			return unpackBlob(raw, nil)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM wpost WHERE id >= ? AND id < ?", first<<chunkBits, seg<<chunkBits); err != nil {
+		return err
+	}
+	return wb.write(ctx, tx, seg)
+}
+
+// errManyCandidates: a term's records are more than gramCandidates' limit.
+var errManyCandidates = errors.New("more candidates than the limit")
 
 // errGramRow: a row of the index does not decode.
 var errGramRow = errors.New("search index: malformed trigram row")
 
 // gramCandidates is the ids of the records holding every trigram of
 // every one of terms (each folded, three bytes or more), in any order.
-func gramCandidates(ctx context.Context, tx *sql.Tx, term string) ([]int64, error) {
+//
+// With limit > 0, it gives up (errManyCandidates) once the records holding
+// the term's rarest-looking trigram (by its bytes' ranks) are more than
+// limit, before reading the other trigrams' lists.
+func gramCandidates(ctx context.Context, tx *sql.Tx, term string, limit int) ([]int64, error) {
 	var grams []uint32
 	seen := map[uint32]bool{}
 	for i := 2; i < len(term); i++ {
@@ -306,6 +386,11 @@ func gramCandidates(ctx context.Context, tx *sql.Tx, term string) ([]int64, erro
 			grams = append(grams, g)
 		}
 	}
+	if limit > 0 {
+		rank := func(g uint32) int { return byteRank(byte(g>>16)) + byteRank(byte(g>>8)) + byteRank(byte(g)) }
+		slices.SortStableFunc(grams, func(a, b uint32) int { return rank(a) - rank(b) })
+	}
+	found := 0
 	// Each segment's ordinals holding every trigram so far.
 	var segs map[int64][]int32
 	for k, g := range grams {
@@ -335,6 +420,9 @@ func gramCandidates(ctx context.Context, tx *sql.Tx, term string) ([]int64, erro
 			ords := decodeOrds(list, nil)
 			if k > 0 {
 				ords = intersect(segs[seg], ords)
+			} else if found += len(ords); limit > 0 && found > limit {
+				rows.Close()
+				return nil, errManyCandidates
 			}
 			if len(ords) > 0 {
 				next[seg] = ords
@@ -440,4 +528,37 @@ func intersect(a, b []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// merge adds a batch a reading goroutine made of one source's records
+// (their ordinals from 0, in order) to gb, under the ids they were written
+// with: the work of finding trigrams and tokens is done beside the writer.
+func (gb *gramBatch) merge(jb *gramBatch, rids []int64) {
+	if gb.at == nil {
+		gb.at = map[uint32]int32{}
+		gb.seen = newGramSeen()
+	}
+	off := int32(len(gb.rids))
+	gb.rids = append(gb.rids, rids...)
+	gb.bytes += jb.bytes
+	for _, jl := range jb.lists {
+		l := slot(gb.at, &gb.lists, jl.g, func(g uint32) gramList { return gramList{g: g, last: -1} })
+		d, w := binary.Uvarint(jl.b)
+		l.b = binary.AppendUvarint(l.b, uint64(int32(d)-1+off-l.last))
+		l.b = append(l.b, jl.b[w:]...)
+		l.last = jl.last + off
+	}
+	gb.words.mergeBatch(&jb.words, off)
+}
+
+// indexFresh is the index batch of a fresh source's records (ordinals from
+// 0), made by a reading goroutine; seen is its gramsOf bit set. (Their
+// stored text is left to the writer, which has the time: the reading
+// goroutine is the build's slower half.)
+func indexFresh(recs []Record, seen []uint64) *gramBatch {
+	jb := &gramBatch{at: map[uint32]int32{}, seen: seen}
+	for i := range recs {
+		jb.add(int64(i), recs[i].low)
+	}
+	return jb
 }

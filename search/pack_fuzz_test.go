@@ -1,12 +1,14 @@
 package search
 
 import (
+	"strings"
 	"testing"
 )
 
 // FuzzPackText: a record's text packed for the store unpacks to itself
-// (folded text and case differences alike), and no stored bytes, however
-// mangled, make the decoders of record text and trigram rows panic.
+// (folded text and case differences alike), its word postings count each
+// of its words as the scan does, and no stored bytes, however mangled,
+// make the decoders of record text, trigram rows and word rows panic.
 func FuzzPackText(f *testing.F) {
 	f.Add("Hello, World: ÄÖÜ ß İ K", []byte{0, 1, 2})
 	f.Add(string(make([]byte, 300)), []byte{packS2, 0xff, 0xff})
@@ -28,5 +30,42 @@ func FuzzPackText(f *testing.F) {
 			findGram(junk, g)
 		}
 		decodeOrds(junk, nil)
+
+		// The postings of the text (twice: two records) count each word
+		// and each word's inside as the scan counts it in each.
+		var wb wordBatch
+		wb.add(0, low)
+		wb.add(1, low+" "+low)
+		voc, chunks := wb.encode()
+		v, err := unpackBlob(voc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, err := decodeWordSeg(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		post := func(c int) ([]byte, error) { return unpackBlob(chunks[c], nil) }
+		for _, f := range strings.FieldsFunc(low, func(r rune) bool { return r < 0x80 && !wordByte[r] }) {
+			for _, term := range []string{f, f[len(f)/2:]} {
+				if !wordTerm(term) {
+					continue
+				}
+				tf := make([]int32, 2)
+				if err := ws.addTerm(newNeedle(term), tf, post); err != nil {
+					t.Fatal(err)
+				}
+				n := newNeedle(term).count(low)
+				if tf[0] != int32(n) || tf[1] != int32(2*n) {
+					t.Fatalf("postings of %q in %q: %v, want %d and %d", term, low, tf, n, 2*n)
+				}
+			}
+		}
+		if ws, err := decodeWordSeg(junk); err == nil {
+			ws.addTerm(newNeedle("a"), make([]int32, len(ws.lens)), func(int) ([]byte, error) { return junk, nil })
+			var mb wordBatch
+			mb.mergeSeg(&ws, 0, func(int) ([]byte, error) { return junk, nil })
+		}
+		unpackBlob(junk, nil)
 	})
 }

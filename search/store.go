@@ -20,7 +20,7 @@ import (
 // storeFormat names the layout of a store's tables and whether its text is
 // redacted; a file without it is not ours (or an older layout, or one
 // written with redaction switched the other way) and is set aside.
-var storeFormat = "bottle search index 5" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
+var storeFormat = "bottle search index 6" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
 
 // The store is a cache: it is written without fsync (synchronous=OFF), and
 // a file a crash left corrupt is set aside and rebuilt.
@@ -35,8 +35,9 @@ const (
 )
 
 // Store is the persistent search index: an SQLite database of the records
-// [Search] builds (their folded text compressed, and each one's byte
-// trigrams: see grams.go), each as the scan would see it,
+// [Search] builds (their folded text compressed, each one's byte
+// trigrams, see grams.go, and its words' counts, see words.go), each as
+// the scan would see it,
 // kept up to date from the sources at every search. It is derived and
 // disposable: deleting the file loses nothing (the next search rebuilds
 // what it needs), a file that is not a store (corrupt, foreign, an older
@@ -171,10 +172,13 @@ func (s *Store) open(ctx context.Context) (r, w *sql.DB, err error) {
 // schema is the store's layout. A record's id is its source's id << 28,
 // its number in the source << 3, and its kind: a search filters the
 // trigram index's ids by source and kind without reading the records.
+// Neither a source's id nor a record's is ever used twice (a deleted
+// record's id goes into dead), so the index's entries for a deleted
+// record never count for another.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS src(
-	id INTEGER PRIMARY KEY,
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
 	key TEXT NOT NULL UNIQUE,
 	session TEXT NOT NULL,
 	size INTEGER NOT NULL DEFAULT -1,
@@ -204,6 +208,10 @@ CREATE TABLE IF NOT EXISTS seg(id INTEGER PRIMARY KEY, rids BLOB NOT NULL, bytes
 CREATE TABLE IF NOT EXISTS gram(bucket INTEGER NOT NULL, seg INTEGER NOT NULL, lists BLOB NOT NULL,
 	PRIMARY KEY(bucket, seg)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS gram_seg ON gram(seg);
+CREATE TABLE IF NOT EXISTS word(seg INTEGER PRIMARY KEY, voc BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS wpost(id INTEGER PRIMARY KEY, post BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS dead(id INTEGER PRIMARY KEY);
+CREATE TRIGGER IF NOT EXISTS rec_dead AFTER DELETE ON rec BEGIN INSERT OR IGNORE INTO dead(id) VALUES(old.id); END;
 `
 
 // initSchema creates the tables in a new file and checks an old one's

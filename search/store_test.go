@@ -233,7 +233,11 @@ func differential(t *testing.T, st *Store, srcs []Source, db *claudemem.DB, dbPa
 			hit++
 		}
 		o.Store = st
+		// Words' records counted from the postings, or found by trigrams
+		// and read when they are few.
+		wordConfirm = []int{-1, 1000}[r.IntN(2)]
 		got, err := st.search(ctx, o)
+		wordConfirm = -1
 		if err != nil {
 			t.Fatalf("store search %q: %v", qs, err)
 		}
@@ -300,7 +304,7 @@ func TestStoreDifferentialGenerated(t *testing.T) {
 	}
 	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
 	defer st.Close()
-	differential(t, st, srcs, nil, "", genQueries(recs, n, 2, "naïve café ✓", "→", "checkpoint", "\"if err != nil {\""), toolPaths(recs))
+	differential(t, st, srcs, nil, "", genQueries(recs, n, 2, "naïve café ✓", "→", "checkpoint", "\"if err != nil {\"", "the", "go", "observation index", "token -checkpoint"), toolPaths(recs))
 }
 
 // genBytes is a synthetic transcript of about size bytes.
@@ -387,6 +391,21 @@ func TestStoreUpkeep(t *testing.T) {
 		t.Errorf("after one appended turn: %d records (before %d), %d written anew; want only the new ones (and the last reply)", recs1, recs0, rewritten)
 	}
 
+	// Numbers run out (at a change): the source is written again under a
+	// new id (so that no record id is used twice), the old records gone.
+	_, w, _ := st.dbs(context.Background())
+	if _, err := w.Exec("UPDATE src SET nextn = ? WHERE key = ?", maxNum-1, key); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(srcs[0].Transcript, genBytes(t, 200<<10, 5, srcs[0].ID), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checkSame(t, st, "renumbered", srcs, nil, "", queries...)
+	var newID int64
+	if err := r.QueryRow("SELECT id FROM src WHERE key = ?", key).Scan(&newID); err != nil || newID == srcID {
+		t.Errorf("renumbered: source id %d (before %d), %v; want a new one", newID, srcID, err)
+	}
+
 	// Truncated to a prefix, then replaced by another session's bytes.
 	if err := os.WriteFile(srcs[1].Transcript, genBytes(t, 100<<10, 2, srcs[1].ID), 0o600); err != nil {
 		t.Fatal(err)
@@ -424,6 +443,21 @@ func TestStoreSetAside(t *testing.T) {
 		w.Close()
 		st.Close()
 	}
+	// mangle builds a store and then runs query on it.
+	mangle := func(query string) func(path string) {
+		return func(path string) {
+			st := NewStore(path)
+			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
+			_, w, err := st.dbs(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Exec(query); err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+		}
+	}
 	for name, spoil := range map[string]func(path string){
 		"garbage":   func(path string) { os.WriteFile(path, []byte(strings.Repeat("not a database\n", 1000)), 0o600) },
 		"directory": func(path string) { os.MkdirAll(filepath.Join(path, "x"), 0o700) },
@@ -437,18 +471,9 @@ func TestStoreSetAside(t *testing.T) {
 			os.Remove(path + "-wal")
 		},
 		// Rows SQLite reads well that the store cannot decode.
-		"mangled": func(path string) {
-			st := NewStore(path)
-			checkSame(t, st, "before mangling", srcs, nil, "", queries...)
-			_, w, err := st.dbs(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := w.Exec("UPDATE gram SET lists = x'ffffffffffffffffffffff'; UPDATE rec SET text = x'07'"); err != nil {
-				t.Fatal(err)
-			}
-			st.Close()
-		},
+		"mangled": mangle("UPDATE gram SET lists = x'ffffffffffffffffffffff'; UPDATE rec SET text = x'07'"),
+		// Word rows only: a word's search reads them and no record.
+		"mangled words": mangle("UPDATE word SET voc = x'00ffffffffffffffffffff'; UPDATE wpost SET post = x'07'"),
 		"deleted": func(path string) {
 			st := NewStore(path)
 			checkSame(t, st, "before deletion", srcs, nil, "", queries...)
@@ -728,4 +753,7 @@ func TestStorePromptCounts(t *testing.T) {
 
 // The tests' stores are small: narrow them with the trigram index all the
 // same, as a large history's are.
-func init() { scanRecords = 0 }
+// The tests narrow their small stores with the index, count words from
+// the postings unless a test says otherwise, and cut postings in many
+// chunks.
+func init() { scanRecords, wordConfirm, chunkBytes = 0, -1, 256 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,6 +101,14 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 
+	keepID := func(id int64) bool {
+		return sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]])
+	}
+	// A query of words only is answered from the postings, unless its
+	// terms' records are few enough to read (then the trigram index finds
+	// them faster than the vocabularies are read).
+	words := allowed == nil && n > scanRecords && wordQuery(m)
+
 	// The records to read: those holding every trigram of some term (a
 	// superset of each term's records, so every term's record count and
 	// every hit is among them), or every record when a term is shorter
@@ -114,28 +123,39 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 		// trigram lists are the whole store's, and a common term's are
 		// longer than the scope.
 		var cands []int64
-		narrow := n > scanRecords
+		narrow := n > scanRecords && (!words || wordConfirm >= 0)
 		for i := 0; narrow && i < len(m.q.Terms); i++ {
 			t := m.q.Terms[i]
 			if len(t) < 3 {
 				narrow = false
 				break
 			}
-			ids, err := gramCandidates(ctx, tx, t)
+			limit := 0
+			if words {
+				limit = wordConfirm
+			}
+			ids, err := gramCandidates(ctx, tx, t, limit)
+			if errors.Is(err, errManyCandidates) {
+				narrow = false
+				break
+			}
 			if err != nil {
 				return nil, err
 			}
 			for _, id := range ids {
-				if sc.session[id>>srcShift] != "" && (m.kinds == nil || m.kinds[Kinds[min(id&(1<<numShift-1), int64(len(Kinds)-1))]]) {
+				if keepID(id) {
 					cands = append(cands, id)
 				}
 			}
 			slices.Sort(cands)
 			cands = slices.Compact(cands)
-			if len(cands) > n/4 {
+			if len(cands) > n/4 || words && len(cands) > wordConfirm {
 				narrow = false
 				break
 			}
+		}
+		if !narrow && words {
+			return wordSearch(ctx, tx, m, sc, res, n, sum, o, keepID)
 		}
 		if narrow {
 			idJSON, _ := json.Marshal(cands)
@@ -220,24 +240,34 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	if o.Offset >= len(page) {
 		return res, nil
 	}
-	page = page[max(o.Offset, 0):]
+	return res, pageHits(ctx, tx, res, page[max(o.Offset, 0):], m)
+}
+
+// pageHits adds the page's hits (their keys in order) to res, each with
+// its snippet.
+func pageHits(ctx context.Context, tx *sql.Tx, res *Result, page []hitKey, m *matcher) error {
 	for _, k := range page {
 		var rid, label, tz string
 		var packed []byte
 		var sec int64
 		var nsec int
 		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &packed); err != nil {
-			return nil, err
+			return err
 		}
 		text, err := unpackText(packed)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
 			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, Fold(text), m.q.Terms), Score: k.score, seq: int(k.seq)})
 	}
-	return res, nil
+	return nil
 }
+
+// wordConfirm is the most records holding a query's words that a search
+// reads to confirm rather than counting the words' postings (below 0:
+// none). The tests vary it, so that both ways answer.
+var wordConfirm = 1000
 
 // scanRecords is the most records a search reads whole rather than
 // narrowing with the trigram index: a few milliseconds' work. (The tests

@@ -63,9 +63,10 @@ type job struct {
 	unchanged    bool
 	id           int64 // the source's id in the store, once written
 	// fresh: the store holds nothing of the source, so every record is
-	// written: their stored text is worked out by the reading goroutines
-	// (else by the writer, for the changed ones).
+	// written: their trigrams and tokens (index) are worked out by the
+	// reading goroutines (else by the writer, for the changed ones).
 	fresh bool
+	index *gramBatch
 }
 
 // update brings the store up to date with the sources a search wants: a
@@ -242,13 +243,11 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 	// one cost 7-9 MB of peak RSS and no time).
 	for range min(max(runtime.GOMAXPROCS(0)-1, 1), len(jobs)) {
 		go func() {
+			seen := newGramSeen()
 			for j := range work {
 				s.read(ctx, o, j, prints)
-				for i := range j.recs {
-					if !j.fresh {
-						break
-					}
-					j.recs[i].packed = packText(j.recs[i].Text, j.recs[i].low)
+				if j.fresh {
+					j.index = indexFresh(j.recs, seen)
 				}
 				done <- j
 			}
@@ -266,8 +265,10 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 	}()
 	// Sources are written in batches of about batchBytes of record text,
 	// one transaction and one trigram segment each: few segments for a
-	// search to look trigrams up in, and few rows to write per batch.
-	const batchBytes = 4 << 20
+	// search to look trigrams up in, and few rows to write per batch (a
+	// batch's trigram rows land all over their table). 16 MB took no less
+	// CPU than 8 and raised the build's peak RSS past 64 MB.
+	const batchBytes = 8 << 20
 	var tx *sql.Tx
 	var written []*job
 	var grams gramBatch
@@ -423,10 +424,8 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		return 0, err
 	}
 	if nextn+int64(len(j.recs)) >= maxNum {
-		// Numbers run out: renumber the source from 0 (the trigram
-		// index's old entries for the numbers point at other records now,
-		// which a search reads and finds not matching).
-		if _, err := tx.ExecContext(ctx, "DELETE FROM rec WHERE src = ?", id); err != nil {
+		// Numbers run out: the source starts again under a new id.
+		if id, err = renumber(ctx, tx, j, id); err != nil {
 			return 0, err
 		}
 		old, nextn = map[string]oldRec{}, 0
@@ -446,6 +445,12 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 	remove := func(rid int64) error {
 		_, err := del.ExecContext(ctx, rid)
 		return err
+	}
+	// A fresh source's records are all written, in order: the batch the
+	// reading goroutine made of them is merged once they have their ids.
+	var pre []int64
+	if j.index != nil && len(old) == 0 {
+		pre = make([]int64, 0, len(j.recs))
 	}
 	seen = map[string]int{}
 	for i := range j.recs {
@@ -481,8 +486,16 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		if _, err := ins.ExecContext(ctx, rid, id, r.ID, r.Label, sec, nsec, tz, r.seq, paths, len(r.low), h, r.packed); err != nil {
 			return 0, err
 		}
-		grams.add(rid, r.low)
+		if pre != nil {
+			pre = append(pre, rid)
+		} else {
+			grams.add(rid, r.low)
+		}
 	}
+	if pre != nil {
+		grams.merge(j.index, pre)
+	}
+	j.index = nil
 	for _, o := range old {
 		if err := remove(o.id); err != nil {
 			return 0, err
