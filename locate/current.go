@@ -141,6 +141,9 @@ type SessionRef struct {
 	// Modified is the transcript's modification time, else the stored
 	// session's last activity.
 	Modified time.Time
+	// Size is the transcript's size when the listing read it (with
+	// Modified, the stamp a search index checks its copy against).
+	Size int64
 	// Stored reports whether claude-mem's database holds the session.
 	Stored bool
 }
@@ -264,7 +267,7 @@ func transcriptsIn(dir string) []SessionRef {
 		if err != nil {
 			continue
 		}
-		out = append(out, SessionRef{ID: id, Transcript: filepath.Join(dir, name), Modified: fi.ModTime()})
+		out = append(out, SessionRef{ID: id, Transcript: filepath.Join(dir, name), Modified: fi.ModTime(), Size: fi.Size()})
 	}
 	return out
 }

@@ -33,6 +33,10 @@ type Source struct {
 	// source of another host plugs in here; search needs nothing else of
 	// it.
 	Read session.Reader
+	// Size and Modified are Transcript's stamp when the scope's listing
+	// read it (a zero Modified: the store stats the file).
+	Size     int64
+	Modified time.Time
 }
 
 // reader is src's transcript reader.
@@ -415,6 +419,9 @@ func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem
 	seen := make(map[string]bool, len(refs))
 	for i, r := range refs {
 		out[i] = Source{ID: r.ID, Transcript: r.Transcript}
+		if r.Transcript != "" {
+			out[i].Size, out[i].Modified = r.Size, r.Modified
+		}
 		seen[r.ID] = true
 	}
 	// The Codex threads of the folder, or every one; an id a Claude Code
@@ -425,7 +432,7 @@ func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem
 	}
 	for _, r := range locate.CodexSessions(env, folder) {
 		if !seen[r.ID] {
-			out = append(out, Source{ID: r.ID, Transcript: r.Transcript, Read: locate.ReaderFor(r.Transcript)})
+			out = append(out, Source{ID: r.ID, Transcript: r.Transcript, Read: locate.ReaderFor(r.Transcript), Size: r.Size, Modified: r.Modified})
 		}
 	}
 	return out

@@ -1,0 +1,72 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// stamped is srcs with their transcripts' stamps, as a scope's listing
+// hands them over.
+func stamped(t *testing.T, srcs []Source) []Source {
+	t.Helper()
+	out := make([]Source, len(srcs))
+	for i, s := range srcs {
+		fi, err := os.Stat(s.Transcript)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Size, s.Modified = fi.Size(), fi.ModTime()
+		out[i] = s
+	}
+	return out
+}
+
+// TestStoreOtherWriter: a store kept between searches (a server's) answers
+// as the scan does after another process wrote the same file: one that
+// read the transcripts with other rules for bottle's own reads (the Bash
+// and Read results left out), and one that indexed an appended turn first.
+func TestStoreOtherWriter(t *testing.T) {
+	dir := t.TempDir()
+	srcs := genSources(t, dir, 2, 200<<10)
+	path := filepath.Join(t.TempDir(), "index.db")
+	server, other := NewStore(path), NewStore(path)
+	defer server.Close()
+	defer other.Close()
+	queries := []string{"checkpoint", "go", "the -test"}
+	check := func(what string, st *Store, own Own) {
+		t.Helper()
+		for _, qs := range queries {
+			q, _ := Parse(qs)
+			o := Options{Query: q, Sources: stamped(t, srcs), Limit: MaxLimit, Own: own}
+			want, err := Search(context.Background(), nil, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.search(context.Background(), o)
+			if err != nil {
+				t.Fatalf("%s: store search %q: %v", what, qs, err)
+			}
+			sameResult(t, what+": "+qs, got, want)
+		}
+	}
+	check("first build", server, Own{})
+	check("again", server, Own{})
+	check("another process, other rules", other, Own{Tools: []string{"Bash", "Read"}})
+	check("after the other rules", server, Own{})
+
+	small, big := genBytes(t, 200<<10, 1, srcs[0].ID), genBytes(t, 300<<10, 1, srcs[0].ID)
+	if !strings.HasPrefix(string(big), string(small)) {
+		t.Fatal("the generator's larger transcript does not extend the smaller one")
+	}
+	f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(big[len(small):])
+	f.Close()
+	check("another process indexed the append", other, Own{})
+	check("after the append", server, Own{})
+}
