@@ -49,7 +49,7 @@ func bumpGen(ctx context.Context, tx *sql.Tx) (int64, error) {
 // sources is the store's cache of its sources at its current generation,
 // loaded when the one kept is older (one read transaction: the rows and
 // their counts agree).
-func (s *Store) sources(ctx context.Context, r *sql.DB) (*srcCache, error) {
+func (s *Store) sources(ctx context.Context, r, w *sql.DB) (*srcCache, error) {
 	tx, err := r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
@@ -65,7 +65,59 @@ func (s *Store) sources(ctx context.Context, r *sql.DB) (*srcCache, error) {
 	if c != nil && c.gen == gen {
 		return c, nil
 	}
-	c = &srcCache{gen: gen, rows: map[string]srcRow{}, agg: map[int64]*kindAgg{}}
+	if gen == 0 {
+		// A store no write of this version touched cannot tell its
+		// changes yet: it gets a generation first (once), under the
+		// write lock, or is read as it is (another writer holds it).
+		if c, err := s.adopt(ctx, w); err == nil {
+			return c, nil
+		}
+	}
+	c, err = loadSources(ctx, tx, gen)
+	if err != nil {
+		return nil, err
+	}
+	s.keep(c)
+	return c, nil
+}
+
+// adopt gives a store without a generation its first one, and loads the
+// cache in the same transaction.
+func (s *Store) adopt(ctx context.Context, w *sql.DB) (*srcCache, error) {
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	gen, err := bumpGen(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := loadSources(ctx, tx, gen)
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	s.keep(c)
+	return c, nil
+}
+
+// keep makes c the store's cache unless it holds a newer one. Generation
+// 0 is a store no write of this version touched: nothing is kept.
+func (s *Store) keep(c *srcCache) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.gen > 0 && (s.cache == nil || s.cache.gen < c.gen) {
+		s.cache = c
+	}
+}
+
+// loadSources reads the store's sources and their counts in tx, at
+// generation gen.
+func loadSources(ctx context.Context, tx *sql.Tx, gen int64) (*srcCache, error) {
+	c := &srcCache{gen: gen, rows: map[string]srcRow{}, agg: map[int64]*kindAgg{}}
 	q, err := tx.QueryContext(ctx, "SELECT id, key, size, mtime, fp, prompts FROM src")
 	if err != nil {
 		return nil, err
@@ -86,13 +138,6 @@ func (s *Store) sources(ctx context.Context, r *sql.DB) (*srcCache, error) {
 	if err := scanAggs(tx.QueryContext(ctx, "SELECT src, kind, n, sum FROM agg")).into(c.agg); err != nil {
 		return nil, err
 	}
-	// Generation 0 is a store no write of this version has touched: it
-	// cannot tell its changes, so nothing is kept.
-	s.mu.Lock()
-	if gen > 0 && (s.cache == nil || s.cache.gen < gen) {
-		s.cache = c
-	}
-	s.mu.Unlock()
 	return c, nil
 }
 

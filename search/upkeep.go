@@ -78,7 +78,7 @@ type job struct {
 // changed are written. Sources that cannot be read are named in notes (as
 // the scan names them) and left out.
 func (s *Store) update(ctx context.Context, r, w *sql.DB, o Options, wantT, wantS bool) (*scoped, error) {
-	cache, err := s.sources(ctx, r)
+	cache, err := s.sources(ctx, r, w)
 	if err != nil {
 		return nil, err
 	}

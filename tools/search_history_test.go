@@ -532,3 +532,36 @@ func TestSearchHistoryCodex(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchHistoryConfinesFolders: a project's transcripts folder that is a
+// symlink out of the projects folder is not searched (a note says so), and
+// one that resolves inside it is, under its resolved path.
+func TestSearchHistoryConfinesFolders(t *testing.T) {
+	for _, outside := range []bool{true, false} {
+		f := newFixture(t)
+		target := filepath.Join(f.home, "elsewhere")
+		if !outside {
+			target = filepath.Join(f.deps.Env.ProjectsDir(), "-real-folder")
+		}
+		if err := os.MkdirAll(target, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(f.projDir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, f.projDir); err != nil {
+			t.Fatal(err)
+		}
+		f.addTranscript(t, "basic", basicSID, fixedNow)
+		c := newClient(t, f.deps)
+		got := text(t, call(t, c, "search_history", map[string]any{"query": "the", "scope": "project"}))
+		if outside {
+			wantContains(t, got, "resolves outside", "0 of 0 records matched")
+			continue
+		}
+		wantContains(t, got, basicSID[:8])
+		if strings.Contains(got, "resolves outside") {
+			t.Errorf("a folder inside the projects folder refused:\n%s", got)
+		}
+	}
+}
