@@ -698,7 +698,7 @@ func TestStorePromptCounts(t *testing.T) {
 	defer st.Close()
 	ctx := context.Background()
 	if got := st.PromptCounts(ctx); got != nil {
-		if _, ok := got(srcs[0].ID, srcs[0].Transcript); ok {
+		if _, ok := got(srcs[0].ID, srcs[0].Transcript, 0, time.Time{}); ok {
 			t.Error("an empty store gave a turn count")
 		}
 	}
@@ -713,7 +713,11 @@ func TestStorePromptCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := counts(src.ID, src.Transcript)
+		fi, err := os.Stat(src.Transcript)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := counts(src.ID, src.Transcript, fi.Size(), fi.ModTime())
 		switch {
 		case i == 2 && ok:
 			t.Errorf("a changed transcript's turn count came from the store: %d", got)
