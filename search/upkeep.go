@@ -60,6 +60,7 @@ type job struct {
 	size, mtime  int64
 	fp           string
 	oldfp        string // the stored fingerprint, "" when none
+	oldSize      int64  // the stored size (a transcript's)
 	own          *ownRules
 	recs         []Record
 	info         transcriptInfo
@@ -112,12 +113,12 @@ func (s *Store) update(ctx context.Context, r, w *sql.DB, o Options, wantT, want
 				if _, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, own, func(Record) {}); err != nil {
 					notes[i] = append(notes[i], fmt.Sprintf("session %s: %v", src.ID, err))
 				}
-			case rows[key].size == size && rows[key].mtime == mtime && rows[key].fp == own.key():
+			case rows[key].size == size && rows[key].mtime == mtime && ownPart(rows[key].fp) == own.key():
 				sc.session[rows[key].id] = src.ID
 			default:
 				_, known := rows[key]
 				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
-					size: size, mtime: mtime, fp: own.key(), own: own, fresh: !known})
+					size: size, mtime: mtime, fp: own.key(), oldfp: rows[key].fp, oldSize: rows[key].size, own: own, fresh: !known})
 			}
 		}
 		if wantS {
@@ -175,7 +176,7 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job) error {
 		if !j.stored {
 			pending += j.size
 			build = append(build, &job{i: j.i, key: j.key, session: j.session, src: j.src, transcript: j.transcript,
-				size: j.size, mtime: j.mtime, fp: j.fp, own: j.own, fresh: j.fresh})
+				size: j.size, mtime: j.mtime, fp: j.fp, oldfp: j.oldfp, oldSize: j.oldSize, own: j.own, fresh: j.fresh})
 		}
 	}
 	limit := s.BuildBytes
@@ -368,7 +369,7 @@ func (s *Store) read(ctx context.Context, o Options, j *job, prints map[string]s
 		j.recs, j.info, j.err = readStored(ctx, o.DB, j.src)
 		return
 	}
-	j.info, j.err = transcriptRecords(ctx, j.src.reader(), j.transcript, j.session, j.own, func(r Record) { j.recs = append(j.recs, r) })
+	s.readTranscript(ctx, j)
 	if errors.Is(ctx.Err(), context.Canceled) && j.err == nil {
 		j.err = ctx.Err()
 	}
@@ -436,6 +437,15 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 	if err := q.Err(); err != nil {
 		return 0, err
 	}
+	if !sameKnown(j.recs, old) {
+		// The store does not hold what the read took as known (another
+		// process wrote the source meanwhile): read it whole.
+		j.oldfp = ""
+		s.readTranscript(ctx, j)
+		if j.err != nil {
+			return 0, j.err
+		}
+	}
 	if nextn+int64(len(j.recs)) >= maxNum {
 		// Numbers run out: renumber the source from 0 (the trigram
 		// index's old entries for the numbers point at other records now,
@@ -466,6 +476,16 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		r := &j.recs[i]
 		k := recKey(r.ID, seen)
 		code := kindCode(r.Kind)
+		if r.same {
+			o := old[k]
+			delete(old, k)
+			if o.seq != int64(r.seq) {
+				if _, err := upd.ExecContext(ctx, r.seq, o.id); err != nil {
+					return 0, err
+				}
+			}
+			continue
+		}
 		h := recHash(r)
 		if o, ok := old[k]; ok {
 			delete(old, k)
