@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -57,16 +56,7 @@ func TestStoreOtherWriter(t *testing.T) {
 	check("another process, other rules", other, Own{Tools: []string{"Bash", "Read"}})
 	check("after the other rules", server, Own{})
 
-	small, big := genBytes(t, 200<<10, 1, srcs[0].ID), genBytes(t, 300<<10, 1, srcs[0].ID)
-	if !strings.HasPrefix(string(big), string(small)) {
-		t.Fatal("the generator's larger transcript does not extend the smaller one")
-	}
-	f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(big[len(small):])
-	f.Close()
+	grow(t, srcs[0], 1, 200<<10, 300<<10)
 	check("another process indexed the append", other, Own{})
 	check("after the append", server, Own{})
 }

@@ -334,6 +334,25 @@ func checkSame(t *testing.T, st *Store, what string, srcs []Source, db *claudeme
 	}
 }
 
+// grow appends to src's transcript, generated with seed at size from, what
+// the generator writes after those bytes at size to (its output for a
+// larger size starts with the smaller one's bytes).
+func grow(t *testing.T, src Source, seed uint64, from, to int64) {
+	t.Helper()
+	small, big := genBytes(t, from, seed, src.ID), genBytes(t, to, seed, src.ID)
+	if !strings.HasPrefix(string(big), string(small)) {
+		t.Fatal("the generator's larger transcript does not extend the smaller one")
+	}
+	f, err := os.OpenFile(src.Transcript, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(big[len(small):]); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // storeRows counts the store's records and sources.
 func storeRows(t *testing.T, st *Store) (recs, srcs int) {
 	t.Helper()
@@ -360,18 +379,8 @@ func TestStoreUpkeep(t *testing.T) {
 	checkSame(t, st, "first build", srcs, nil, "", queries...)
 	recs0, _ := storeRows(t, st)
 
-	// One more turn: the generator's output for a larger size starts with
-	// the smaller one's bytes.
-	small, big := genBytes(t, 330<<10, 1, srcs[0].ID), genBytes(t, 500<<10, 1, srcs[0].ID)
-	if !strings.HasPrefix(string(big), string(small)) {
-		t.Fatal("the generator's larger transcript does not extend the smaller one")
-	}
-	f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(big[len(small):])
-	f.Close()
+	// One more turn.
+	grow(t, srcs[0], 1, 330<<10, 500<<10)
 	r, _, _ := st.dbs(context.Background())
 	key := "t\x00" + srcs[0].ID + "\x00" + srcs[0].Transcript
 	var srcID, next int64
