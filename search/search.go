@@ -394,7 +394,8 @@ func matchesFile(paths []string, file string) bool {
 
 // ScopeSources lists the sessions of a scope wider than one session:
 // "project", every session of the project at cwd ([locate.SessionsWith]);
-// "all", every project's ([locate.AllSessions]). The sessions claude-mem
+// "all", every project's ([locate.AllSessions]; from ix.Listing when
+// set). The sessions claude-mem
 // alone holds come from db (nil: none), listed once per state of the
 // database at dbPath when ix is set. Transcripts come from
 // <config>/projects/ only (regular files directly in a project folder),
@@ -410,9 +411,18 @@ func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem
 		stored = ix.storedSessions(ctx, db, dbPath, project)
 	}
 	var refs []locate.SessionRef
-	if scope == "project" {
+	var w *locate.Watch
+	if ix != nil {
+		w = ix.Listing
+	}
+	switch {
+	case scope == "project" && w != nil:
+		refs = w.SessionsWith(stored, cwd)
+	case scope == "project":
 		refs = locate.SessionsWith(env, stored, cwd)
-	} else {
+	case w != nil:
+		refs = w.AllSessions(stored)
+	default:
 		refs = locate.AllSessions(env, stored)
 	}
 	out := make([]Source, len(refs))
