@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/claudemem/memtest"
+	"bottle/locate"
 	"bottle/search"
 )
 
@@ -117,8 +118,46 @@ func searchFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f.addDB(t, rowsSearch)
-	f.deps.Index = &search.Index{}
+	// The server's index, with its kept listing.
+	listing := locate.NewWatch(f.deps.Env)
+	t.Cleanup(func() { listing.Close() })
+	f.deps.Index = &search.Index{Listing: listing}
 	return f
+}
+
+// TestSearchHistorySeesChanges: a server's searches of every project see a
+// turn appended to a transcript and a transcript added since the last
+// search (the server keeps the scope's listing between searches).
+func TestSearchHistorySeesChanges(t *testing.T) {
+	f := searchFixture(t)
+	c := newClient(t, f.deps)
+	for _, scope := range []string{"all", "project"} {
+		if ids := hits(wantOK(t, call(t, c, "search_history", map[string]any{"query": "okapi", "scope": scope}))); len(ids) != 0 {
+			t.Fatalf("scope %s: okapi found before it was written: %v", scope, ids)
+		}
+	}
+	a := &jl{sid: sidA, cwd: f.cwd, t: time.Date(2026, 1, 5, 11, 0, 0, 0, time.UTC), n: 100} // uuids of its own
+	a.prompt("and now the okapi")
+	p := filepath.Join(f.projDir, sidA+".jsonl")
+	w, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close() // open, as Claude Code keeps it
+	if _, err := w.Write(a.bytes()); err != nil {
+		t.Fatal(err)
+	}
+	const sidD = "dddddddd-2222-4222-8222-222222222222"
+	b := &jl{sid: sidD, cwd: f.cwd, t: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)}
+	b.prompt("an okapi in a new session")
+	f.writeTranscript(t, sidD, b.bytes(), fixedNow)
+	for _, scope := range []string{"all", "project"} {
+		got := hits(wantOK(t, call(t, c, "search_history", map[string]any{"query": "okapi", "scope": scope})))
+		slices.Sort(got)
+		if want := []string{sidA[:8] + "/u3", sidD[:8] + "/u1"}; !slices.Equal(got, want) {
+			t.Errorf("scope %s: okapi hits %v, want %v", scope, got, want)
+		}
+	}
 }
 
 var hitLine = regexp.MustCompile(`(?m)^- \[#([a-z]?[0-9]+)\] (?:([0-9a-f-]{36}) · )?`)
