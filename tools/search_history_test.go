@@ -125,11 +125,14 @@ func searchFixture(t testing.TB) *fixture {
 	return f
 }
 
-// TestSearchHistorySeesChanges: a server's searches of every project see a
-// turn appended to a transcript and a transcript added since the last
-// search (the server keeps the scope's listing between searches).
+// TestSearchHistorySeesChanges: a server's searches of every project, from
+// its index, see a turn appended to a transcript and a transcript added
+// since the last search (the server keeps the scope's listing between
+// searches, and the index takes its stamps).
 func TestSearchHistorySeesChanges(t *testing.T) {
 	f := searchFixture(t)
+	f.deps.Store = search.NewStore(filepath.Join(t.TempDir(), "index.db"))
+	t.Cleanup(func() { f.deps.Store.Close() })
 	c := newClient(t, f.deps)
 	for _, scope := range []string{"all", "project"} {
 		if ids := hits(wantOK(t, call(t, c, "search_history", map[string]any{"query": "okapi", "scope": scope}))); len(ids) != 0 {
