@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"bottle/host/codex"
+	"bottle/locate"
 )
 
 // codexEnv names the Codex CLI binary; without it TestCodex skips.
@@ -72,6 +74,10 @@ func TestCodex(t *testing.T) {
 			}
 			thread := w.runScenario()
 			w.checkCrossHost(thread)
+			if provider == "mock" {
+				// The provider plays no part in it: once is enough.
+				w.checkContinueClaudeCode()
+			}
 			if out := w.hookbin("doctor", "--host", "codex", "--codex", w.codex); !strings.Contains(out, "✓ rollouts: 1") {
 				t.Errorf("doctor does not count the rollout:\n%s", out)
 			}
@@ -194,7 +200,8 @@ func (w *codexWorld) exec(resume bool, prompt string) {
 }
 
 // checkRequests: Codex offered bottle's MCP tools in the mcp__bottle
-// namespace, called list_sessions and got its answer back, and compacted.
+// namespace, called list_sessions and got its answer back (the sessions
+// of the session's folder), and compacted.
 func (w *codexWorld) checkRequests(reqs []codexRequest) {
 	t := w.t
 	var offered, called, compacted bool
@@ -210,8 +217,12 @@ func (w *codexWorld) checkRequests(reqs []codexRequest) {
 		for _, it := range items {
 			im, _ := it.(map[string]any)
 			if im["type"] == "function_call_output" && strings.Contains(r.reply, "AFTER-TOOL") {
-				if out := outputString(im["output"]); strings.Contains(out, "Sessions of the project") {
+				// The project is the session's folder, also for the
+				// plugin's server, which Codex runs in the plugin's.
+				if out := outputString(im["output"]); strings.Contains(out, "Sessions of the project "+w.work+",") {
 					called = true
+				} else if strings.Contains(out, "Sessions of the project") {
+					t.Errorf("list_sessions listed another folder than the session's %s:\n%s", w.work, out)
 				}
 			}
 		}
@@ -484,4 +495,104 @@ func (w *codexWorld) checkCrossHost(thread string) {
 	if !strings.Contains(string(bottle), "[codex prompt 4]") {
 		t.Errorf("the cross-host bottle lacks the last prompt:\n%.2000s", bottle)
 	}
+}
+
+// claudeCodePrompts are the prompts of the Claude Code session handed to
+// Codex; its bottle must hold them verbatim.
+var claudeCodePrompts = []string{
+	"Rename the config loader to LoadSettings. [claude prompt 1]",
+	"Now update the callers, and keep the old name as a deprecated alias:\n  - cmd/serve\n  - cmd/check [claude prompt 2]",
+}
+
+// writeClaudeCodeSession writes a Claude Code transcript of the work
+// folder, where Claude Code keeps it under HOME, and returns its session id.
+func (w *codexWorld) writeClaudeCodeSession() string {
+	const id = "c1a0de00-1111-4222-8333-444455556666"
+	var b bytes.Buffer
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	parent := any(nil)
+	for i, p := range claudeCodePrompts {
+		for k, msg := range []map[string]any{
+			{"role": "user", "content": p},
+			{"role": "assistant", "model": "claude-test", "id": fmt.Sprintf("msg_%d", i), "type": "message",
+				"content": []any{map[string]any{"type": "text", "text": fmt.Sprintf("Done with step %d. [claude answer %d]", i+1, i+1)}}},
+		} {
+			uuid := fmt.Sprintf("c1a0de00-0000-4000-8000-%012d", 2*i+k+1)
+			line, _ := json.Marshal(map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": w.work,
+				"sessionId": id, "version": "2.1.39", "type": msg["role"], "uuid": uuid,
+				"timestamp": at.Add(time.Duration(2*i+k) * time.Minute).Format(time.RFC3339Nano), "message": msg})
+			b.Write(append(line, '\n'))
+			parent = uuid
+		}
+	}
+	dir := filepath.Join(w.home, ".claude", "projects", locate.ProjectDirName(w.work))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), b.Bytes(), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+	return id
+}
+
+// checkContinueClaudeCode: a Claude Code session is handed to Codex. The
+// model calls mcp__bottle.continue_session with its id; the result Codex
+// sends back is the pointer worded for Codex (bottle's tools in the
+// mcp__bottle namespace, no Read tool), saying Claude Code recorded it,
+// and the bottle it names holds the session's prompts verbatim.
+func (w *codexWorld) checkContinueClaudeCode() {
+	t := w.t
+	id := w.writeClaudeCodeSession()
+	before := len(w.mock.requests())
+	w.exec(true, "Pick up the Claude Code session. [codex prompt 6]\nCALL_TOOL:mcp__bottle.continue_session:{\"session_id\":\""+id+"\"}")
+	var ptr string
+	for _, r := range w.mock.requests()[before:] {
+		items, _ := r.body["input"].([]any)
+		for _, it := range items {
+			im, _ := it.(map[string]any)
+			if im["type"] == "function_call_output" {
+				if out := outputString(im["output"]); strings.Contains(out, "(session "+id+")") {
+					ptr = out
+				}
+			}
+		}
+	}
+	if ptr == "" {
+		t.Fatalf("no request after the call of mcp__bottle.continue_session carries its result (replies: %v)", replies(w.mock.requests()[before:]))
+	}
+	for _, want := range []string{pointerHead, "Before doing anything else, read this file",
+		"- It was recorded by Claude Code. Read it with read_bottle (in the mcp__bottle namespace", "exec_command"} {
+		if !strings.Contains(ptr, want) {
+			t.Errorf("continue_session's result lacks %q:\n%s", want, ptr)
+		}
+	}
+	for _, never := range []string{"Read tool", "Read this file", "mcp__bottle__"} {
+		if strings.Contains(ptr, never) {
+			t.Errorf("continue_session's result, worded for Codex, says %q:\n%s", never, ptr)
+		}
+	}
+	var path string
+	for _, l := range strings.Split(ptr, "\n") {
+		if p, ok := strings.CutSuffix(l, "   (session "+id+")"); ok {
+			path = p
+		}
+	}
+	bottle, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the bottle continue_session names: %v\n%s", err, ptr)
+	}
+	for _, want := range append(slices.Clone(claudeCodePrompts), "[claude answer 2]") {
+		if !strings.Contains(string(bottle), want) {
+			t.Errorf("the bottle of the Claude Code session lacks %q:\n%s", want, tail(bottle, 3000))
+		}
+	}
+}
+
+// replies are what the mock answered to reqs.
+func replies(reqs []codexRequest) []string {
+	var out []string
+	for _, r := range reqs {
+		out = append(out, r.reply)
+	}
+	return out
 }

@@ -10,7 +10,6 @@ import (
 
 	"bottle/bottles"
 	"bottle/host/codex"
-	"bottle/internal/codexconfig"
 	"bottle/pointer"
 	"bottle/render"
 )
@@ -26,11 +25,6 @@ func codexPayload(host string, p hookPayload) bool {
 	return p.SessionID != "" && strings.HasPrefix(base, "rollout-") &&
 		(strings.HasSuffix(base, "-"+p.SessionID+".jsonl") || strings.HasSuffix(base, "-"+p.SessionID+".jsonl.zst"))
 }
-
-// codexWording is the pointer as Codex's model reads it: bottle's tools
-// are the functions of the mcp__<server> namespace install registers, and
-// files are read with the shell.
-var codexWording = pointer.Host{Name: codex.HostName, Namespace: "mcp__" + codexconfig.ServerName, ReadWith: codex.ReadWith}
 
 // codexHook is a hook's work for a Codex thread: the bottle rendered from
 // its rollout, through the session model every host renders through. The
@@ -75,7 +69,7 @@ func codexHook(ctx context.Context, h hook, he hookEnv, p hookPayload) (hookResu
 	if err != nil || h.name != "session-start" {
 		return res.hookResult, err
 	}
-	if pointer.HoldsFor(since.HookContext, bottle, p.SessionID, codexWording) {
+	if pointer.HoldsFor(since.HookContext, bottle, p.SessionID, codex.Wording) {
 		// The context Codex restores already points at this same file,
 		// which now holds everything up to this resume.
 		res.note = "refreshed; the restored context already holds its pointer"
@@ -85,7 +79,7 @@ func codexHook(ctx context.Context, h hook, he hookEnv, p hookPayload) (hookResu
 	task, generated := r.CurrentTask()
 	ptr := pointer.Text(pointer.Input{BottlePath: bottle, SessionID: r.SessionID, Mode: r.Mode, CurrentTask: task,
 		TaskGenerated: generated, NeedsPaging: r.NeedsPaging, LastActive: r.LastActivity, Now: he.now,
-		Standalone: r.Standalone, Host: codexWording})
+		Standalone: r.Standalone, Host: codex.Wording})
 	answer, err := sessionStartAnswer(ptr)
 	if err != nil {
 		return res.hookResult, err
@@ -110,7 +104,7 @@ func codexStalePointer(ctx context.Context, he hookEnv, p hookPayload, cause err
 	}
 	mode := render.ModeOf(head)
 	answer, err := sessionStartAnswer(pointer.Text(pointer.Input{BottlePath: bottle, SessionID: p.SessionID, Mode: mode,
-		Now: he.now, NotRefreshed: written, Host: codexWording}))
+		Now: he.now, NotRefreshed: written, Host: codex.Wording}))
 	if err != nil {
 		return hookResult{}, cause
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bottle/bottles"
+	"bottle/host/codex"
 	"bottle/ident"
 	"bottle/locate"
 	"bottle/pointer"
@@ -61,7 +62,7 @@ func runRender(ctx context.Context, args []string, env locate.Env, stdout, stder
 	var wording pointer.Host
 	switch {
 	case *host == "codex":
-		wording = codexWording
+		wording = codex.Wording
 	case *host != "":
 		return exitError{code: 2, msg: fmt.Sprintf("unknown --host %q: codex, or none for Claude Code", *host)}
 	}

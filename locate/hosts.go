@@ -1,6 +1,8 @@
 package locate
 
 import (
+	"context"
+
 	"bottle/host/codex"
 	"bottle/session"
 )
@@ -36,4 +38,17 @@ func ReaderFor(path string) session.Reader {
 		return codex.ReadSession
 	}
 	return nil
+}
+
+// CurrentCodex is [Current] for a server Codex started: the newest Codex
+// thread whose working directory is cwd (by its rollout's time), else what
+// Current finds. A Codex session's own thread is the one its tools mean;
+// Claude Code's newest transcript of the folder is another agent's.
+func CurrentCodex(ctx context.Context, env Env, cwd string) (id, transcriptPath string, err error) {
+	if cwd != "" {
+		if refs := CodexSessions(env, cwd); len(refs) > 0 {
+			return refs[0].ID, refs[0].Transcript, nil
+		}
+	}
+	return Current(ctx, env, cwd)
 }

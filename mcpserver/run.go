@@ -14,7 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/host/codex"
-	"bottle/internal/codexconfig"
 	"bottle/internal/version"
 	"bottle/locate"
 	"bottle/pointer"
@@ -38,8 +37,10 @@ picks up any past session in a fresh context,
 
 Claude Code starts it: register it with "hookbin install", or use the
 repository's .mcp.json. Codex starts it with --host codex ("hookbin install
---host codex" registers it so), which words the pointers it returns for Codex. Nothing is written to stderr in normal operation;
-problems are logged to <claude-mem data>/logs/bottle.log.
+--host codex" registers it so), which words its instructions, its tools and
+the pointers it returns for Codex, and offers continue_session as a tool
+(Codex shows no MCP prompts). Nothing is written to stderr in normal
+operation; problems are logged to <claude-mem data>/logs/bottle.log.
 `
 
 // usageError is a bad command line (exit status 2).
@@ -58,11 +59,6 @@ var legacyVersions = []string{
 	mcp.ProtocolVersion20241105,
 }
 
-// codexWording is the pointer as Codex's model reads it: bottle's tools
-// are the functions of the namespace Codex's install registers them in, and
-// files are read with the shell.
-var codexWording = pointer.Host{Name: codex.HostName, Namespace: "mcp__" + codexconfig.ServerName, ReadWith: codex.ReadWith}
-
 // run is the whole program; main only maps its error to an exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpserver", flag.ContinueOnError)
@@ -80,7 +76,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch *hostName {
 	case "", "claude-code":
 	case "codex":
-		host = codexWording
+		host = codex.Wording
 	default:
 		return usageError{fmt.Sprintf("unknown host %q: codex or claude-code (run mcpserver --help)", *hostName)}
 	}
@@ -97,6 +93,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cwd, err := os.Getwd()
 	if err != nil {
 		logger.Printf("no working directory, so no current session: %v", err)
+	}
+	if host.Name != "" {
+		var how string
+		if cwd, how = sessionDir(cwd); how != "" {
+			logger.Printf("sessions of %s: %s", cwd, how)
+		}
 	}
 	dbs := &tools.DBCache{}
 	defer dbs.Close()

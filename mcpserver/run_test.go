@@ -96,27 +96,20 @@ type rpc struct {
 	} `json:"error"`
 }
 
-// TestServeStdio drives run over pipes with the exchange Claude Code 2.1.332
-// opens with (as the e2e test records it): a server/discover probe with a
-// string id, initialize at 2025-11-25, tools/list, then a tool call.
-func TestServeStdio(t *testing.T) {
-	home, cwd := scratch(t)
-	t.Chdir(cwd)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-
+// serve runs run with args over pipes. send writes one message and, for
+// an id, returns the response with that id; stop closes stdin and returns
+// run's error.
+func serve(ctx context.Context, t *testing.T, args []string, stderr io.Writer) (send func(msg, id string) rpc, stop func() error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var stderr bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, nil, inR, outW, &stderr)
+		done <- run(ctx, args, inR, outW, stderr)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
 	lines.Buffer(nil, 16<<20)
-	// send writes one request and returns the response with its id.
-	send := func(msg, id string) rpc {
+	send = func(msg, id string) rpc {
 		t.Helper()
 		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
 			t.Fatal(err)
@@ -136,6 +129,31 @@ func TestServeStdio(t *testing.T) {
 		t.Fatalf("no response to %s: %v", id, lines.Err())
 		return rpc{}
 	}
+	stop = func() error {
+		t.Helper()
+		inW.Close()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			t.Fatal("run did not return after stdin closed")
+			return nil
+		}
+	}
+	return send, stop
+}
+
+// TestServeStdio drives run over pipes with the exchange Claude Code 2.1.332
+// opens with (as the e2e test records it): a server/discover probe with a
+// string id, initialize at 2025-11-25, tools/list, then a tool call.
+func TestServeStdio(t *testing.T) {
+	home, cwd := scratch(t)
+	t.Chdir(cwd)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	var stderr bytes.Buffer
+	send, stop := serve(ctx, t, nil, &stderr)
 
 	start := time.Now()
 	disc := send(`{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{`+
@@ -193,14 +211,8 @@ func TestServeStdio(t *testing.T) {
 		t.Errorf("unknown method: %+v, want error -32601", unknown.Error)
 	}
 
-	inW.Close() // Claude Code closes stdin to stop a server
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run after stdin closed = %v, want nil", err)
-		}
-	case <-ctx.Done():
-		t.Fatal("run did not return after stdin closed")
+	if err := stop(); err != nil { // Claude Code closes stdin to stop a server
+		t.Errorf("run after stdin closed = %v, want nil", err)
 	}
 	if stderr.Len() > 0 {
 		t.Errorf("stderr not quiet: %q", stderr.String())
@@ -256,5 +268,35 @@ func TestLogWriterLine(t *testing.T) {
 				t.Errorf("log line %q, want <time>%q", line, want)
 			}
 		})
+	}
+}
+
+// TestServeCodexWords: under --host codex the server's instructions and
+// tools are worded for Codex: read_bottle reads a bottle (Codex has no Read
+// tool), the tools are the functions of the mcp__bottle namespace.
+func TestServeCodexWords(t *testing.T) {
+	_, cwd := scratch(t)
+	t.Chdir(cwd)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	send, stop := serve(ctx, t, []string{"--host", "codex"}, io.Discard)
+	init := string(send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"codex-mcp-client","version":"0.171.0"}}}`, "0").Result)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "")
+	list := string(send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, "1").Result)
+	if err := stop(); err != nil {
+		t.Errorf("run = %v", err)
+	}
+	for _, want := range []string{"functions of the mcp__bottle namespace", "Read it with read_bottle"} {
+		if !strings.Contains(init, want) {
+			t.Errorf("initialize lacks %q: %s", want, init)
+		}
+	}
+	if !strings.Contains(list, "has no file-reading tool") {
+		t.Errorf("tools/list is not worded for Codex: %s", list)
+	}
+	for _, text := range []string{init, list} {
+		if strings.Contains(text, "Read tool") {
+			t.Errorf("the Codex server names Claude Code's Read tool: %s", text)
+		}
 	}
 }

@@ -169,7 +169,7 @@ func fromTranscript(t *session.Transcript) *Bottle {
 		switch e.Kind {
 		case session.EvPrompt, session.EvIDE:
 			n += len(e.IDE)
-		case session.EvCommand, session.EvBash, session.EvInterrupt, session.EvTaskNote, session.EvCompaction, session.EvTool:
+		case session.EvCommand, session.EvBash, session.EvInterrupt, session.EvTaskNote, session.EvCompaction, session.EvTool, session.EvCwd:
 			n++
 		}
 	}
@@ -232,6 +232,10 @@ func fromTranscript(t *session.Transcript) *Bottle {
 					txt += " (" + e.Text + ")"
 				}
 				add(Item{Kind: ItemNote, Text: txt + " ───", Time: e.Time})
+			case session.EvCwd:
+				if !isBlank(clean(e.Text)) {
+					add(Item{Kind: ItemNote, Text: cwdNote + e.Text, Time: e.Time})
+				}
 			case session.EvTool:
 				tc := &t.Tools[e.Tool]
 				line := &tc.Line
@@ -251,6 +255,10 @@ func fromTranscript(t *session.Transcript) *Bottle {
 	}
 	return b
 }
+
+// cwdNote opens the line of a change of working directory: "- ↳ working
+// directory: <path>" in the turn that runs there.
+const cwdNote = "working directory: "
 
 // ideItem is the line of activity an IDE report becomes: "opened in the
 // IDE: <path>" or "selected in the IDE: <path>:<lines>", the path relative

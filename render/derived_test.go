@@ -147,17 +147,28 @@ func unprotectedPointer(text string, protected func(line string) bool) []string 
 func escaperProtects(line string) bool { return structural.At(line) != 0 }
 
 // TestEscapeDerived: every line of structure in the golden bottles (the
-// bottle's own, the working state's), the README's example and the
-// golden pointers is one the escaper protects, so no message can forge
-// it.
+// bottle's own, the working state's; Claude Code's and Codex's), the
+// README's example and the golden pointers is one the escaper protects, so
+// no message can forge it.
 func TestEscapeDerived(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
-	for _, f := range files {
-		jsonl := strings.TrimSuffix(f, ".md") + ".jsonl"
+	// The Codex bottles' sources are the Codex host's rollouts.
+	codexFiles, err := filepath.Glob(filepath.Join("testdata", "codex", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := func(f string) string {
+		if filepath.Base(filepath.Dir(f)) == "codex" {
+			return filepath.Join(codexTestdata, strings.TrimSuffix(filepath.Base(f), ".md")+".jsonl")
+		}
+		return strings.TrimSuffix(f, ".md") + ".jsonl"
+	}
+	checked, codexChecked := 0, 0
+	for _, f := range append(files, codexFiles...) {
+		jsonl := source(f)
 		if _, err := os.Stat(jsonl); err != nil {
 			continue // a variant of another fixture's golden (-budget, -with-db)
 		}
@@ -169,6 +180,9 @@ func TestEscapeDerived(t *testing.T) {
 			t.Errorf("%s: %q reads as structure, and the escaper does not protect it", f, l)
 		}
 		checked++
+		if filepath.Base(filepath.Dir(f)) == "codex" {
+			codexChecked++
+		}
 	}
 	ex, err := Example()
 	if err != nil {
@@ -193,8 +207,8 @@ func TestEscapeDerived(t *testing.T) {
 			t.Errorf("%s: %q is a pointer line the escaper does not protect", f, l)
 		}
 	}
-	if checked < 20 || len(pointers) < 5 {
-		t.Errorf("checked %d golden bottles and %d pointers; the goldens moved?", checked, len(pointers))
+	if checked < 20 || codexChecked < 5 || len(pointers) < 5 {
+		t.Errorf("checked %d golden bottles (%d of Codex) and %d pointers; the goldens moved?", checked, codexChecked, len(pointers))
 	}
 }
 

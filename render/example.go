@@ -26,7 +26,7 @@ func Example() ([]byte, error) {
 		return nil, err
 	}
 	b := fromTranscript(t)
-	b.State = state.Lines(t.Cwd)
+	b.State = state.Lines(t.WorkDir())
 	b.SessionID = ExampleSessionID
 	b.Rendered = t.Last
 	b.LastActive = t.Last

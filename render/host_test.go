@@ -3,10 +3,12 @@ package render
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"bottle/host/codex"
 	"bottle/render/digest"
 	"bottle/session"
 )
@@ -43,3 +45,30 @@ func TestRenderOtherHost(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenCodexBottles renders every rollout of the Codex host's
+// testdata with its reader into the bottle testdata/codex/<name>.md holds:
+// the structure a Codex session adds (a change of working directory, a
+// compaction) is where TestEscapeDerived checks it.
+func TestGoldenCodexBottles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(codexTestdata, "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no rollouts under %s", codexTestdata)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			res, err := Render(context.Background(), Options{TranscriptPath: f, Reader: codex.ReadSession, Now: fixedNow, Location: time.UTC})
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("codex", name+".md"), res.Markdown)
+		})
+	}
+}
+
+// codexTestdata holds the Codex host's rollouts.
+var codexTestdata = filepath.Join("..", "host", "codex", "testdata")

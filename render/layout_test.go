@@ -41,7 +41,7 @@ var moduleImports = map[string][]string{
 	"host/claudecode/transcript":     {"render/digest", "internal/jsonscan", "privacy", "session"},
 	"host/claudecode/toolnames":      {},
 	"session":                        {"render/digest"},
-	"host/codex":                     {"session", "render/digest", "internal/shown", "privacy"},
+	"host/codex":                     {"session", "render/digest", "internal/shown", "privacy", "pointer", "internal/codexconfig"},
 	"internal/atomicfile":            {},
 	"internal/folders":               {},
 	"internal/hookio":                {},
@@ -58,7 +58,7 @@ var moduleImports = map[string][]string{
 	"internal/version":               {},
 	"tools":                          {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search"},
 	"hookbin":                        {"render", "bottles", "claudemem", "ident", "locate", "pointer", "privacy", "search", "internal/claudesettings", "internal/hooklog", "internal/hookio", "internal/permit", "host/codex", "internal/codexconfig", "internal/version"},
-	"mcpserver":                      {"locate", "search", "tools", "pointer", "host/codex", "internal/codexconfig", "internal/hooklog", "internal/version"},
+	"mcpserver":                      {"locate", "search", "tools", "pointer", "host/codex", "internal/hooklog", "internal/version"},
 	"e2e":                            {},
 	"scripts/gentranscript":          {"internal/measure/gentranscript"},
 }

@@ -228,7 +228,7 @@ func Render(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{SessionID: id, IDFromEntries: fromEntries, TranscriptPath: path}
 	if t != nil {
 		b = fromTranscript(t)
-		b.State = state.Lines(t.Cwd)
+		b.State = state.Lines(t.WorkDir())
 		res.Diag = t.Diag
 		res.Compacted = t.Compactions > 0
 		if stored != nil {

@@ -2,10 +2,11 @@
 // host's transcript reader produces and what the bottle, search and the
 // working state consume. A [Transcript] is the main thread reduced to what
 // a bottle shows: its [Event]s in order (prompts, mid-turn words, commands,
-// replies, tool calls, compactions), its [ToolCall]s with their typed
-// digest lines (digest.Line), the size of the conversation and the
-// [Diagnostics] of the read. [ReadOptions] say what a read keeps beyond
-// that: tool calls in full ([ToolDetail]), observed as they complete.
+// replies, tool calls, compactions, changes of the working directory), its
+// [ToolCall]s with their typed digest lines (digest.Line), the size of the
+// conversation and the [Diagnostics] of the read. [ReadOptions] say what a
+// read keeps beyond that: tool calls in full ([ToolDetail]), observed as
+// they complete.
 // [Turns] is the one rule by which events become turns, and so the
 // numbers of the bottle ids [#uN] and [#aN]; [LastActivity] the one rule
 // for a session's last activity.
@@ -104,6 +105,10 @@ const (
 	EvTool                        // one tool call; Tool = index in Transcript.Tools
 	EvIDE                         // IDE context sent without words of the user's; IDE = what
 	EvAnswer                      // the user's answers to AskUserQuestion, Text = them (digest.Answers); Tool = the call
+	// EvCwd: the working directory changed, Text = the new one. A host
+	// emits it when a turn runs in another folder than the one before
+	// (not for the first); the first is Transcript.Cwd.
+	EvCwd
 )
 
 // Event is one rendered item of the main thread, in file order. Text is raw:
@@ -272,6 +277,18 @@ type ReadOptions struct {
 	// main-thread entries (Transcript.HasSession): a resumed session's
 	// file holds several, so the first one alone does not tell.
 	Session string
+}
+
+// WorkDir is the working directory the session was last in: the Text of
+// its last EvCwd, else Cwd. What is shown relative to "here" (the working
+// state's paths) is relative to it.
+func (t *Transcript) WorkDir() string {
+	for i := len(t.Events) - 1; i >= 0; i-- {
+		if t.Events[i].Kind == EvCwd {
+			return t.Events[i].Text
+		}
+	}
+	return t.Cwd
 }
 
 // TurnSpan is one turn of a session's events: Events[Start:End]. Turn N

@@ -122,7 +122,43 @@ func TestContinueSessionAcrossHosts(t *testing.T) {
 			if _, err := os.Stat(f.bottlePath(tt.id)); err != nil {
 				t.Errorf("no bottle written: %v", err)
 			}
+			// Codex offers no MCP prompt: its server has the tool, with
+			// the prompt's pointer as its result.
+			c := newClient(t, f.deps)
+			if tt.host.Name == "" {
+				list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, tool := range list.Tools {
+					if tool.Name == "continue_session" {
+						t.Error("Claude Code's server offers continue_session as a tool; it has the prompt")
+					}
+				}
+				return
+			}
+			if tool := wantOK(t, call(t, c, "continue_session", map[string]any{"session_id": tt.id})); tool != got {
+				t.Errorf("the tool's result differs from the prompt's pointer:\n%s\nwant:\n%s", tool, got)
+			}
 		})
+	}
+}
+
+// TestContinueSessionToolErrors: the tool's refusals say what to do.
+func TestContinueSessionToolErrors(t *testing.T) {
+	f := searchFixture(t)
+	f.deps.Host = pointer.Host{Name: "Codex CLI", Namespace: "mcp__bottle", ReadWith: "exec_command"}
+	c := newClient(t, f.deps)
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "needs a session_id"},
+		{map[string]any{"session_id": "../x"}, "invalid session_id"},
+		{map[string]any{"session_id": "dddddddd-0000-4000-8000-000000000000"}, "Nothing to render"},
+		{map[string]any{"session_id": sidA, "budget_tokens": 1}, "budget_tokens"},
+	} {
+		wantError(t, call(t, c, "continue_session", tc.args), tc.want)
 	}
 }
 
@@ -135,5 +171,49 @@ func TestRenderBottleCodexHost(t *testing.T) {
 	wantContains(t, got, "Page it with read_bottle {", "or read it with exec_command (sed -n).\n")
 	if strings.Contains(got, "Read tool") {
 		t.Errorf("the report names Claude Code's Read tool:\n%s", got)
+	}
+	// A bottle longer than one Read of Claude Code's is paged the same.
+	const long = "33333333-4444-4555-8666-777777777777"
+	f.writeTranscript(t, long, manyTurns(40, 3000), fixedNow)
+	got = wantOK(t, call(t, newClient(t, f.deps), "render_bottle", map[string]any{"session_id": long, "budget_tokens": 0}))
+	wantContains(t, got, "Page it with read_bottle {", "or read it with exec_command (sed -n).\n")
+	if strings.Contains(got, "one Read") {
+		t.Errorf("the report of a long bottle speaks of Claude Code's Read:\n%s", got)
+	}
+}
+
+// TestCurrentSessionPerHost: a call that names no session means the
+// newest session of the server's own host in its folder: Claude Code's
+// newest transcript for Claude Code's server, the newest Codex thread for
+// the server Codex started, which falls back to Claude Code's transcript
+// when the folder has no Codex thread.
+func TestCurrentSessionPerHost(t *testing.T) {
+	const thread = "01a23fb3-b428-7550-a450-ac58f3e0d6d7"
+	codexHost := pointer.Host{Name: "Codex CLI", Namespace: "mcp__bottle", ReadWith: "exec_command"}
+	tests := []struct {
+		name   string
+		host   pointer.Host
+		thread bool // a Codex thread of the folder exists
+		want   string
+	}{
+		{"claude code server", pointer.Host{}, true, "current session: the newest transcript of "},
+		{"codex server", codexHost, true, "current session: the newest Codex thread of "},
+		{"codex server, no thread", codexHost, false, "(Claude Code's: no Codex thread there)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := searchFixture(t)
+			if tt.thread {
+				f.addCodexRollout(t, thread, "compact_mid_turn.jsonl")
+			}
+			f.deps.Host = tt.host
+			c := newClient(t, f.deps)
+			got := text(t, call(t, c, "render_bottle", map[string]any{}))
+			wantID := sidA
+			if tt.host.Name != "" && tt.thread {
+				wantID = thread
+			}
+			wantContains(t, got, "Rendered the bottle of session "+wantID+" (current session: ", tt.want)
+		})
 	}
 }

@@ -137,11 +137,8 @@ func (d Deps) expand(ctx context.Context, sessionID string, ids []string) *mcp.C
 	// are looked up across every session.
 	s := session{id: sessionID, how: "given"}
 	if s.id == "" {
-		if cid, p, err := locate.Current(ctx, d.Env, d.Cwd); err == nil {
-			s.id, s.how = cid, "current session: the newest transcript of "+d.Cwd
-			if p == "" {
-				s.how = "current session: the newest claude-mem session of project " + locate.ClaudeMemProject(d.Cwd)
-			}
+		if cid, _, how, err := d.current(ctx); err == nil {
+			s.id, s.how = cid, how
 		} else {
 			s.how = "no session given and no current session found: ids looked up in every session"
 		}

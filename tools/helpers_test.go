@@ -13,6 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"bottle/claudemem/memtest"
 	"bottle/locate"
@@ -91,8 +92,16 @@ func (f *fixture) bottlePath(id string) string {
 // the protocol version Claude Code asks for.
 func newClient(t testing.TB, d Deps) *client.Client {
 	t.Helper()
-	c, err := client.NewInProcessClientWithOptions(NewServer(d, "test"),
-		client.WithProtocolVersion(mcp.ProtocolVersion20251125))
+	c, _ := startClient(t, NewServer(d, "test"))
+	return c
+}
+
+// startClient starts an in-process client of s, initialised with the
+// protocol version Claude Code asks for, and returns it with the
+// server's answer to initialize.
+func startClient(t testing.TB, s *server.MCPServer) (*client.Client, *mcp.InitializeResult) {
+	t.Helper()
+	c, err := client.NewInProcessClientWithOptions(s, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +120,7 @@ func newClient(t testing.TB, d Deps) *client.Client {
 	if res.ProtocolVersion != mcp.ProtocolVersion20251125 {
 		t.Fatalf("negotiated protocol %q, want %q", res.ProtocolVersion, mcp.ProtocolVersion20251125)
 	}
-	return c
+	return c, res
 }
 
 // call calls tool name with args and fails the test on a protocol error.

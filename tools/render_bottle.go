@@ -163,12 +163,12 @@ func renderReport(s session, res *render.Result, path string, host pointer.Host)
 	for _, n := range res.Notes {
 		fmt.Fprintf(&b, "note: %s\n", oneLine(n))
 	}
-	if res.NeedsPaging {
+	if host.ReadWith != "" {
+		// A host without a Read tool: one Read means nothing to it.
+		fmt.Fprintf(&b, "Page it with read_bottle %s, or read it with %s.\n", argsJSON(res.SessionID, 0, 0, ""), host.ReadWith)
+	} else if res.NeedsPaging {
 		fmt.Fprintf(&b, "It is longer than one Read (%s lines or %s tokens): page it with read_bottle %s.\n",
 			commas(render.ReadMaxLines), commas(render.ReadMaxTokens), argsJSON(res.SessionID, 0, 0, ""))
-	} else if host.ReadWith != "" {
-		// A host without a Read tool.
-		fmt.Fprintf(&b, "Page it with read_bottle %s, or read it with %s.\n", argsJSON(res.SessionID, 0, 0, ""), host.ReadWith)
 	} else {
 		fmt.Fprintf(&b, "Read it with the Read tool, or page it with read_bottle %s.\n", argsJSON(res.SessionID, 0, 0, ""))
 	}

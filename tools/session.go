@@ -65,15 +65,14 @@ func (d Deps) resolveSession(ctx context.Context, id, transcript string) (sessio
 		}
 		return s, nil
 	}
-	cid, p, err := locate.Current(ctx, d.Env, d.Cwd)
+	cid, p, how, err := d.current(ctx)
 	if err != nil {
 		return session{}, mcp.NewToolResultError(fmt.Sprintf(
 			"No session_id given and no current session for %s: %v.\n"+
 				"Pass session_id (the pointer that sent you here names it).%s", d.Cwd, err, d.knownSessions(ctx)))
 	}
-	s := session{id: cid, how: "current session: the newest transcript of " + d.Cwd}
+	s := session{id: cid, how: how}
 	if p == "" {
-		s.how = "current session: the newest claude-mem session of project " + locate.ClaudeMemProject(d.Cwd)
 		return s, nil
 	}
 	cp, msg := confineTranscript(d.Env, p)
@@ -82,6 +81,32 @@ func (d Deps) resolveSession(ctx context.Context, id, transcript string) (sessio
 	}
 	s.transcript = cp
 	return s, nil
+}
+
+// current is the session a call means when it names none, its transcript
+// ("" when only claude-mem holds it) and how it was chosen: the newest
+// transcript of the server's folder, or for a server Codex started
+// (Deps.Host) the newest Codex thread of it first.
+func (d Deps) current(ctx context.Context) (id, transcript, how string, err error) {
+	find := locate.Current
+	if d.Host.Name != "" {
+		find = locate.CurrentCodex
+	}
+	id, transcript, err = find(ctx, d.Env, d.Cwd)
+	switch {
+	case err != nil:
+		return "", "", "", err
+	case transcript == "":
+		how = "current session: the newest claude-mem session of project " + locate.ClaudeMemProject(d.Cwd)
+	case locate.IsCodex(transcript):
+		how = "current session: the newest Codex thread of " + d.Cwd
+	default:
+		how = "current session: the newest transcript of " + d.Cwd
+		if d.Host.Name != "" {
+			how += " (Claude Code's: no Codex thread there)"
+		}
+	}
+	return id, transcript, how, nil
 }
 
 // confineTranscript resolves p (absolute, or relative to the projects folder)

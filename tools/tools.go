@@ -23,6 +23,7 @@ package tools
 import (
 	"context"
 	_ "embed"
+	"maps"
 	"strings"
 	"time"
 
@@ -93,18 +94,42 @@ func (d Deps) loc() *time.Location {
 	return d.Location
 }
 
-// All returns every tool, in the order tools/list shows them.
+// All returns every tool, in the order tools/list shows them. A host
+// other than Claude Code also gets continue_session as a tool: Claude Code
+// offers the prompt to its user as a slash command, Codex offers MCP
+// prompts to no one.
 func All(d Deps) []server.ServerTool {
-	return []server.ServerTool{
-		serverTool(RenderBottle(d)),
-		serverTool(ReadBottle(d)),
-		serverTool(ExpandObservation(d)),
-		serverTool(SearchHistory(d)),
-		serverTool(ListSessions(d)),
+	all := []server.ServerTool{
+		d.serverTool(RenderBottle(d)),
+		d.serverTool(ReadBottle(d)),
+		d.serverTool(ExpandObservation(d)),
+		d.serverTool(SearchHistory(d)),
+		d.serverTool(ListSessions(d)),
 	}
+	if d.Host.Name != "" {
+		all = append(all, d.serverTool(ContinueSessionTool(d)))
+	}
+	return all
 }
 
-func serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
+// serverTool is the tool t, its texts worded for the host d serves, with
+// handler h.
+func (d Deps) serverTool(t mcp.Tool, h server.ToolHandlerFunc) server.ServerTool {
+	if d.Host.Name != "" {
+		t.Description = d.worded(t.Description)
+		props := make(map[string]any, len(t.InputSchema.Properties))
+		for name, p := range t.InputSchema.Properties {
+			if m, ok := p.(map[string]any); ok {
+				if desc, ok := m["description"].(string); ok {
+					m = maps.Clone(m)
+					m["description"] = d.worded(desc)
+					p = m
+				}
+			}
+			props[name] = p
+		}
+		t.InputSchema.Properties = props
+	}
 	return server.ServerTool{Tool: t, Handler: redacted(h)}
 }
 
@@ -138,14 +163,15 @@ func ServerInstructions(names pointer.MCPNames) string {
 
 // NewServer returns the bottle MCP server with every tool and the
 // continue_session prompt registered: tools and prompts capabilities
-// without list changes, panics in handlers recovered, and
-// [ServerInstructions].
+// without list changes, panics in handlers recovered, and the
+// instructions ([ServerInstructions] for Claude Code), all worded for the
+// host d serves.
 func NewServer(d Deps, version string) *server.MCPServer {
 	s := server.NewMCPServer("bottle", version,
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
-		server.WithInstructions(ServerInstructions(d.names())),
+		server.WithInstructions(d.instructions()),
 	)
 	s.AddTools(All(d)...)
 	s.AddPrompt(ContinueSession(d))

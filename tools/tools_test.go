@@ -151,22 +151,7 @@ func TestInstructionsToolNames(t *testing.T) {
 }
 
 func TestInitializeInstructions(t *testing.T) {
-	c, err := client.NewInProcessClientWithOptions(NewServer(newFixture(t).deps, "v9"),
-		client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := startClient(t, NewServer(newFixture(t).deps, "v9"))
 	if res.ServerInfo.Name != "bottle" || res.ServerInfo.Version != "v9" {
 		t.Errorf("server info %+v", res.ServerInfo)
 	}

@@ -29,6 +29,10 @@
 // privacy stripping is the renderer's job (digest lines, already stripped,
 // excepted).
 //
+// [Wording] is how bottle words what it tells Codex's model: the pointer's
+// host value (package pointer), with the namespace of the server the
+// install registers (internal/codexconfig).
+//
 // It does no output and no logging. It may import session, render/digest,
-// internal/shown and privacy; never render.
+// internal/shown, privacy, pointer and internal/codexconfig; never render.
 package codex

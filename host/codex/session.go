@@ -19,7 +19,8 @@ const HostName = "Codex CLI"
 // the environment, AGENTS.md text, hook context (bottle's own pointer
 // among it), compaction summaries and reasoning — never becomes a message.
 // Each tool call gets its digest line as its output arrives; a compaction
-// is an EvCompaction. Text is raw, as every reader's: the renderer strips
+// is an EvCompaction, a turn in another working folder than the one
+// before an EvCwd. Text is raw, as every reader's: the renderer strips
 // it.
 func ReadSession(ctx context.Context, path string, o *session.ReadOptions) (*session.Transcript, error) {
 	r, err := Read(path)
@@ -72,9 +73,13 @@ type builder struct {
 	o            *session.ReadOptions
 	t            *session.Transcript
 	itemMessages bool
-	cwd          string         // the working folder of the current turn
-	open         map[string]int // calls awaiting their output, by call id
-	pending      []pendingCall  // by index into t.Tools
+	cwd          string // the working folder of the current turn
+	// shown is the working folder the events so far are in: when cwd
+	// differs, an EvCwd is due, dated movedAt.
+	shown   string
+	movedAt time.Time
+	open    map[string]int // calls awaiting their output, by call id
+	pending []pendingCall  // by index into t.Tools
 }
 
 // pendingCall is what a call's line and detail are worked out from.
@@ -103,9 +108,9 @@ func (b *builder) record(rec *Record) (stop bool) {
 		if b.o.Session != "" && rec.Meta.ID == b.o.Session {
 			t.HasSession = true
 		}
-		b.setCwd(rec.Meta.Cwd)
+		b.setCwd(rec.Meta.Cwd, rec.Time)
 	case rec.Turn != nil:
-		b.setCwd(rec.Turn.Cwd)
+		b.setCwd(rec.Turn.Cwd, rec.Time)
 	case rec.Compacted != nil:
 		t.Compactions++
 		b.emit(session.Event{Kind: session.EvCompaction, Time: rec.Time})
@@ -125,17 +130,42 @@ func (b *builder) record(rec *Record) (stop bool) {
 	return false
 }
 
-func (b *builder) setCwd(cwd string) {
+// setCwd takes the working folder a record names. The first is the
+// session's; a later one that differs is an EvCwd, emitted with the next
+// event so that a folder left again before anything happened in it is
+// not shown.
+func (b *builder) setCwd(cwd string, at time.Time) {
 	if cwd == "" {
 		return
 	}
+	if cwd != b.cwd {
+		b.movedAt = at
+	}
 	b.cwd = cwd
 	if b.t.Cwd == "" {
-		b.t.Cwd = cwd
+		b.t.Cwd, b.shown = cwd, cwd
 	}
 }
 
-func (b *builder) emit(e session.Event) { b.t.Events = append(b.t.Events, e) }
+// emit adds an event, with the change of working folder due before it;
+// a turn_context comes before the prompt of its turn, so a change is
+// shown after the prompt, in the turn that runs there.
+func (b *builder) emit(e session.Event) {
+	if e.Kind != session.EvPrompt {
+		b.moved()
+	}
+	b.t.Events = append(b.t.Events, e)
+	b.moved()
+}
+
+// moved emits the change of working folder that is due, if one is.
+func (b *builder) moved() {
+	if b.cwd == b.shown {
+		return
+	}
+	b.shown = b.cwd
+	b.t.Events = append(b.t.Events, session.Event{Kind: session.EvCwd, Time: b.movedAt, Text: b.cwd})
+}
 
 // prompt takes the user's words; it reports whether the read is to stop
 // (UntilFirstPrompt).
@@ -270,6 +300,7 @@ func (b *builder) finish() {
 			b.complete(i, b.t.Tools[i].Time, false)
 		}
 	}
+	b.moved()
 	b.pending, b.open = nil, nil
 }
 

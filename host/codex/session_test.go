@@ -31,7 +31,7 @@ func sessionDump(t *testing.T, path string) string {
 	fmt.Fprintf(&b, "session %s cwd=%s started=%s last=%s prompts=%d compactions=%d text=%d tool=%d\n",
 		tr.SessionID, tr.Cwd, tr.Started.Format("15:04:05"), tr.Last.Format("15:04:05"), tr.Prompts, tr.Compactions, tr.TextBytes, tr.ToolBytes)
 	kinds := map[session.EventKind]string{session.EvPrompt: "prompt", session.EvAssistant: "assistant", session.EvTool: "tool",
-		session.EvCompaction: "compaction", session.EvAnswer: "answer"}
+		session.EvCompaction: "compaction", session.EvAnswer: "answer", session.EvCwd: "cwd"}
 	for _, e := range tr.Events {
 		k := kinds[e.Kind]
 		if k == "" {
@@ -54,7 +54,7 @@ func sessionDump(t *testing.T, path string) string {
 			fmt.Fprintf(&b, "%s %s %q\n", e.Time.Format("15:04:05"), k, e.Text)
 		}
 	}
-	for _, l := range w.Lines(tr.Cwd) {
+	for _, l := range w.Lines(tr.WorkDir()) {
 		fmt.Fprintf(&b, "state %s\n", l)
 	}
 	if d := tr.Captured[0]; d != nil {
@@ -130,6 +130,74 @@ func TestSessionUntilFirstPrompt(t *testing.T) {
 	}
 	if got, want := len(tr.Events), 1; got != want || tr.Events[0].Kind != session.EvPrompt {
 		t.Fatalf("got %d events %+v, want %d prompt", got, tr.Events, want)
+	}
+}
+
+// TestSessionCwdChanges: a turn in another working folder than the turn
+// before is an EvCwd in that turn, after its prompt; the session's first
+// folder, a folder left before anything happened in it and a compaction's
+// turn_context in the same folder are none; the last one is the session's
+// WorkDir.
+func TestSessionCwdChanges(t *testing.T) {
+	const (
+		meta = `{"timestamp":"2026-11-21T08:00:00Z","type":"session_meta","payload":{"id":"019a8d00-2222-7333-8444-555566667777","cwd":"/a"}}`
+		bare = `{"timestamp":"2026-11-21T08:00:00Z","type":"session_meta","payload":{"id":"019a8d00-2222-7333-8444-555566667777"}}`
+		ask  = `{"timestamp":"2026-11-21T08:01:00Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"go on"}]}}`
+		say  = `{"timestamp":"2026-11-21T08:02:00Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done"}]}}`
+	)
+	turn := func(cwd string) string {
+		return `{"timestamp":"2026-11-21T08:00:30Z","type":"turn_context","payload":{"cwd":"` + cwd + `"}}`
+	}
+	tests := []struct {
+		name    string
+		lines   []string
+		path    string // a rollout under testdata instead of lines
+		want    map[int][]string
+		workDir string
+	}{
+		{name: "twice", path: "cwd_changes.jsonl",
+			want: map[int][]string{2: {"/home/dev/app/api"}, 4: {"/home/dev/app/web"}}, workDir: "/home/dev/app/web"},
+		{name: "same folder", lines: []string{meta, turn("/a"), ask, say, turn("/a"), ask, say}, want: map[int][]string{}, workDir: "/a"},
+		{name: "first from turn_context", lines: []string{bare, turn("/a"), ask, say, turn("/b"), ask, say},
+			want: map[int][]string{2: {"/b"}}, workDir: "/b"},
+		{name: "meta then another folder", lines: []string{meta, turn("/b"), ask, say}, want: map[int][]string{1: {"/b"}}, workDir: "/b"},
+		{name: "there and back", lines: []string{meta, turn("/a"), ask, say, turn("/b"), turn("/a"), ask, say},
+			want: map[int][]string{}, workDir: "/a"},
+		{name: "mid-turn", lines: []string{meta, ask, turn("/b"), say}, want: map[int][]string{1: {"/b"}}, workDir: "/b"},
+		{name: "nothing after", lines: []string{meta, ask, say, turn("/b")}, want: map[int][]string{1: {"/b"}}, workDir: "/b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join("testdata", tt.path)
+			if tt.path == "" {
+				path = filepath.Join(t.TempDir(), "rollout.jsonl")
+				if err := os.WriteFile(path, []byte(strings.Join(tt.lines, "\n")+"\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tr, err := ReadSession(context.Background(), path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[int][]string{}
+			for _, span := range session.Turns(tr.Events) {
+				for k, e := range tr.Events[span.Start:span.End] {
+					if e.Kind != session.EvCwd {
+						continue
+					}
+					if span.N > 0 && k == 0 {
+						t.Errorf("turn %d: the change of folder comes before its prompt", span.N)
+					}
+					got[span.N] = append(got[span.N], e.Text)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("changes of folder by turn (-want +got):\n%s", diff)
+			}
+			if got := tr.WorkDir(); got != tt.workDir {
+				t.Errorf("WorkDir() = %q, want %q", got, tt.workDir)
+			}
+		})
 	}
 }
 

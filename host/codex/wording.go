@@ -1,8 +1,19 @@
 package codex
 
+import (
+	"bottle/internal/codexconfig"
+	"bottle/pointer"
+)
+
 // ReadWith is how a model in Codex reads a file without bottle's tools:
 // Codex has no file-reading tool but its shell.
 const ReadWith = "exec_command (sed -n '1,400p' on that path, then the next ranges)"
+
+// Wording is how bottle words what it tells Codex's model (the pointer,
+// the server's instructions and tool descriptions): bottle's tools are
+// the functions of the namespace the install registers its server under,
+// and files are read with the shell.
+var Wording = pointer.Host{Name: HostName, Namespace: "mcp__" + codexconfig.ServerName, ReadWith: ReadWith}
 
 // SinceCompaction is what a rollout holds after its last compaction: the
 // context Codex restores from it on resume.
