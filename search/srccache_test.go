@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,19 +36,7 @@ func TestStoreOtherWriter(t *testing.T) {
 	queries := []string{"checkpoint", "go", "the -test"}
 	check := func(what string, st *Store, own Own) {
 		t.Helper()
-		for _, qs := range queries {
-			q, _ := Parse(qs)
-			o := Options{Query: q, Sources: stamped(t, srcs), Limit: MaxLimit, Own: own}
-			want, err := Search(context.Background(), nil, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := st.search(context.Background(), o)
-			if err != nil {
-				t.Fatalf("%s: store search %q: %v", what, qs, err)
-			}
-			sameResult(t, what+": "+qs, got, want)
-		}
+		checkSameWith(t, st, what, Options{Sources: stamped(t, srcs), Own: own}, queries...)
 	}
 	check("first build", server, Own{})
 	check("again", server, Own{})

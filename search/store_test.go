@@ -316,12 +316,19 @@ func genBytes(t testing.TB, size int64, seed uint64, id string) []byte {
 // compares; it returns the store's results.
 func checkSame(t *testing.T, st *Store, what string, srcs []Source, db *claudemem.DB, dbPath string, queries ...string) {
 	t.Helper()
+	checkSameWith(t, st, what, Options{Sources: srcs, DB: db, DBPath: dbPath}, queries...)
+}
+
+// checkSameWith is checkSame with the sources and rules of base.
+func checkSameWith(t *testing.T, st *Store, what string, base Options, queries ...string) {
+	t.Helper()
 	for _, qs := range queries {
 		q, err := Parse(qs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := Options{Query: q, Sources: srcs, DB: db, DBPath: dbPath, Limit: MaxLimit}
+		o := base
+		o.Query, o.Limit = q, MaxLimit
 		want, err := Search(context.Background(), nil, o)
 		if err != nil {
 			t.Fatal(err)
