@@ -49,7 +49,7 @@ func storedOwn(b *testing.B, st *Store) Own {
 	if err := r.QueryRow("SELECT fp FROM src WHERE key >= 't' AND key < 'u' LIMIT 1").Scan(&fp); err != nil {
 		b.Fatal(err)
 	}
-	dirs, tools, _ := strings.Cut(fp, "\x01")
+	dirs, tools, _ := strings.Cut(ownPart(fp), "\x01")
 	var o Own
 	if dirs != "" {
 		o.BottlesDir = strings.Split(dirs, "\x00")[0]
