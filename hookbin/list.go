@@ -88,7 +88,7 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 			// it holds the file as it is); claude-mem holds nothing.
 			n, ok := 0, false
 			if prompts != nil {
-				n, ok = prompts(l.ID, l.TranscriptPath)
+				n, ok = prompts(l.ID, l.TranscriptPath, l.TranscriptBytes, l.Modified)
 			}
 			if !ok {
 				var err error

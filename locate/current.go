@@ -141,6 +141,9 @@ type SessionRef struct {
 	// Modified is the transcript's modification time, else the stored
 	// session's last activity.
 	Modified time.Time
+	// Size is the transcript's size when the listing read it (with
+	// Modified, the stamp a search index checks its copy against).
+	Size int64
 	// Stored reports whether claude-mem's database holds the session.
 	Stored bool
 }
@@ -254,19 +257,40 @@ func transcriptsIn(dir string) []SessionRef {
 	}
 	var out []SessionRef
 	for _, e := range entries {
-		name := e.Name()
-		id, ok := strings.CutSuffix(name, ".jsonl")
+		id, ok := transcriptName(e.Name())
 		// Regular files only: a symlink could point out of the projects folder.
-		if !ok || !e.Type().IsRegular() || !ident.ValidSession(id) || strings.HasPrefix(id, "agent-") {
+		if !ok || !e.Type().IsRegular() {
 			continue
 		}
 		fi, err := e.Info()
-		if err != nil {
+		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		out = append(out, SessionRef{ID: id, Transcript: filepath.Join(dir, name), Modified: fi.ModTime()})
+		out = append(out, SessionRef{ID: id, Transcript: filepath.Join(dir, e.Name()), Modified: fi.ModTime(), Size: fi.Size()})
 	}
 	return out
+}
+
+// transcriptName is the session id of a transcript's file name, if it is
+// one.
+func transcriptName(name string) (string, bool) {
+	id, ok := strings.CutSuffix(name, ".jsonl")
+	return id, ok && ident.ValidSession(id) && !strings.HasPrefix(id, "agent-")
+}
+
+// transcriptRef is the transcript name in dir as transcriptsIn lists it,
+// if it is one.
+func transcriptRef(dir, name string) (SessionRef, bool) {
+	id, ok := transcriptName(name)
+	if !ok {
+		return SessionRef{}, false
+	}
+	p := filepath.Join(dir, name)
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return SessionRef{}, false
+	}
+	return SessionRef{ID: id, Transcript: p, Modified: fi.ModTime(), Size: fi.Size()}, true
 }
 
 // storedSessions lists claude-mem's Claude Code sessions of the project at

@@ -4,7 +4,9 @@
 // [Find]); the folder Claude Code
 // and the name claude-mem give a project ([ProjectDirName],
 // [ClaudeMemProject]); a project's sessions and the current one
-// ([Sessions], [Current]); and every session on the machine ([List]).
+// ([Sessions], [Current]); and every session on the machine ([List]); a
+// [Watch] keeps the projects' listing for a process that lists them again
+// and again, told of changes by the system where it can.
 //
 // It reads folders, file names and, for listings, the first prompt of a
 // transcript and claude-mem's session rows; it writes nothing and renders

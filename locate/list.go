@@ -45,6 +45,9 @@ type Listing struct {
 	Stored                           bool
 	Prompts, Observations, Summaries int
 	TranscriptBytes                  int64
+	// Modified is the transcript's modification time when it was listed
+	// (with TranscriptBytes, its stamp).
+	Modified time.Time
 	// Empty reports a session with no prompt and no tool call in its
 	// transcript and nothing stored: one Claude Code started for a command
 	// alone, nothing to continue.
@@ -110,16 +113,17 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
-			fi, statErr := os.Stat(r.Transcript)
+			// The folder's listing stamped the file (a regular one): no
+			// second stat.
 			var head Head
 			known := false
-			if cat != nil && statErr == nil {
-				head, known = cat.Lookup(r.Transcript, fi.Size(), fi.ModTime())
+			if cat != nil {
+				head, known = cat.Lookup(r.Transcript, r.Size, r.Modified)
 			}
 			if !known {
 				head = headOf(ctx, r.Transcript)
-				if cat != nil && statErr == nil {
-					cat.Remember(r.Transcript, fi.Size(), fi.ModTime(), head)
+				if cat != nil {
+					cat.Remember(r.Transcript, r.Size, r.Modified, head)
 				}
 			}
 			if head.NotTranscript {
@@ -129,10 +133,7 @@ func ListWith(ctx context.Context, env Env, dbPath, projectDir string, cat Catal
 			entry := head.Last
 			tm := &times{entry: entry.UTC(), modified: r.Modified.UTC()}
 			l := &Listing{ID: r.ID, Mode: ident.ModeFull, TranscriptPath: r.Transcript, Project: filepath.Base(dir),
-				LastActivity: session.LastActivity(tm.entry, time.Time{}, tm.modified)}
-			if statErr == nil {
-				l.TranscriptBytes = fi.Size()
-			}
+				LastActivity: session.LastActivity(tm.entry, time.Time{}, tm.modified), TranscriptBytes: r.Size, Modified: r.Modified}
 			l.FirstPrompt, l.Empty, l.Cwd = head.FirstPrompt, head.Empty, head.Cwd
 			if prev, ok := byID[r.ID]; !ok || l.LastActivity.After(prev.LastActivity) {
 				byID[r.ID], when[r.ID] = l, tm

@@ -47,7 +47,7 @@ func codexListings(ctx context.Context, env Env, projectDir string) []Listing {
 			continue
 		}
 		l := Listing{ID: id, Host: HostCodex, Mode: ident.ModeFull, TranscriptPath: path, Cwd: cwd,
-			TranscriptBytes: fi.Size(), LastActivity: session.LastActivity(t.Last.UTC(), time.Time{}, fi.ModTime().UTC())}
+			TranscriptBytes: fi.Size(), Modified: fi.ModTime(), LastActivity: session.LastActivity(t.Last.UTC(), time.Time{}, fi.ModTime().UTC())}
 		if t.Cwd != "" {
 			l.Project = ProjectDirName(t.Cwd)
 		}
@@ -113,7 +113,7 @@ func CodexSessions(env Env, cwd string) []SessionRef {
 				continue
 			}
 		}
-		refs[id] = &SessionRef{ID: id, Transcript: path, Modified: fi.ModTime()}
+		refs[id] = &SessionRef{ID: id, Transcript: path, Modified: fi.ModTime(), Size: fi.Size()}
 	}
 	return sortRefs(refs)
 }

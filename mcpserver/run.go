@@ -111,7 +111,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		store.Background = true
 		defer store.Close()
 	}
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes}, Store: store, Host: host}, version.String())
+	// The server lists every project's transcripts at each search of
+	// them: it keeps the listing, told of changes by the system.
+	listing := locate.NewWatch(env)
+	defer listing.Close()
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes, Listing: listing}, Store: store, Host: host}, version.String())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)

@@ -117,9 +117,9 @@ func (c *Catalogue) Save(ctx context.Context) error {
 
 // PromptCounts reads the turn counts of every transcript the store holds
 // in one query, for a listing of many sessions: the lookup it returns is
-// PromptsNow without a query per session (nil when the store cannot be
-// used).
-func (s *Store) PromptCounts(ctx context.Context) func(id, path string) (int, bool) {
+// Prompts without a query per session, given the stamp the listing read
+// (nil when the store cannot be used).
+func (s *Store) PromptCounts(ctx context.Context) func(id, path string, size int64, mtime time.Time) (int, bool) {
 	if s == nil {
 		return nil
 	}
@@ -144,13 +144,9 @@ func (s *Store) PromptCounts(ctx context.Context) func(id, path string) (int, bo
 	if rows.Err() != nil {
 		return nil
 	}
-	return func(id, path string) (int, bool) {
+	return func(id, path string, size int64, mtime time.Time) (int, bool) {
 		c, ok := counts["t\x00"+id+"\x00"+path]
-		if !ok {
-			return 0, false
-		}
-		fi, err := os.Stat(path)
-		if err != nil || fi.Size() != c.size || fi.ModTime().UnixNano() != c.mtime {
+		if !ok || size != c.size || mtime.UnixNano() != c.mtime {
 			return 0, false
 		}
 		return int(c.n), true

@@ -10,6 +10,7 @@ import (
 
 	"bottle/claudemem"
 	"bottle/host/claudecode/transcript"
+	"bottle/locate"
 	"bottle/session"
 )
 
@@ -32,6 +33,9 @@ const (
 type Index struct {
 	// MaxBytes bounds the record text kept (0: DefaultMaxBytes).
 	MaxBytes int
+	// Listing, when set, lists the scopes' transcripts (a server's: see
+	// locate.Watch); nil lists them at each search.
+	Listing *locate.Watch
 
 	mu     sync.Mutex
 	trans  map[string]*entry // by transcript path

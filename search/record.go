@@ -59,6 +59,10 @@ type Record struct {
 	seq    int
 	low    string
 	packed []byte // Text as the store keeps it
+	// same marks a tool call the store holds as it is: one of the first
+	// results of a transcript that only grew since the store read it
+	// (transcriptRecordsFrom), handed over without its text.
+	same bool
 }
 
 func newRecord(r Record) Record {
@@ -74,17 +78,35 @@ func newRecord(r Record) Record {
 type transcriptInfo struct {
 	prompts int
 	cwd     string
+	// results counts the tool calls handed over as their results arrived
+	// (in file order).
+	results int
 }
 
 // transcriptRecords reads the transcript at path and hands each record of
 // session id to emit, tool calls as their results arrive, the rest after.
 func transcriptRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
-	seq := 0
+	return transcriptRecordsFrom(ctx, read, path, id, own, 0, emit)
+}
+
+// transcriptRecordsFrom is transcriptRecords of a transcript that only grew
+// since a read whose info.results was known: the first known calls with
+// a result are the same calls with the same results (the file's bytes up
+// to there are the same), so they are handed over marked same, without
+// their text — the work of a read is mostly the tool calls' records.
+func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id string, own *ownRules, known int, emit func(Record)) (transcriptInfo, error) {
+	seq, results := 0, 0
 	t, err := read(ctx, path, &session.ReadOptions{
 		CaptureTools: func(string) bool { return true },
 		// Each call as its result arrives (one without at the end): its
 		// input is the reader's, so the record copies what it keeps.
 		Observe: func(i int, d *session.ToolDetail, result func() string) {
+			if d.HasResult {
+				if results++; results <= known {
+					emit(Record{Session: id, ID: "t" + strconv.Itoa(i+1), Kind: KindTool, seq: i, same: true})
+					return
+				}
+			}
 			d.Result = result()
 			emit(toolRecord(id, i, d, own))
 		},
@@ -150,7 +172,7 @@ func transcriptRecords(ctx context.Context, read session.Reader, path, id string
 		}
 	}
 	flush()
-	return transcriptInfo{prompts: t.Prompts, cwd: t.Cwd}, nil
+	return transcriptInfo{prompts: t.Prompts, cwd: t.Cwd, results: results}, nil
 }
 
 // pathKeys are the tool input fields that name a file.

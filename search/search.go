@@ -33,6 +33,10 @@ type Source struct {
 	// source of another host plugs in here; search needs nothing else of
 	// it.
 	Read session.Reader
+	// Size and Modified are Transcript's stamp when the scope's listing
+	// read it (a zero Modified: the store stats the file).
+	Size     int64
+	Modified time.Time
 }
 
 // reader is src's transcript reader.
@@ -390,7 +394,8 @@ func matchesFile(paths []string, file string) bool {
 
 // ScopeSources lists the sessions of a scope wider than one session:
 // "project", every session of the project at cwd ([locate.SessionsWith]);
-// "all", every project's ([locate.AllSessions]). The sessions claude-mem
+// "all", every project's ([locate.AllSessions]; from ix.Listing when
+// set). The sessions claude-mem
 // alone holds come from db (nil: none), listed once per state of the
 // database at dbPath when ix is set. Transcripts come from
 // <config>/projects/ only (regular files directly in a project folder),
@@ -406,15 +411,27 @@ func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem
 		stored = ix.storedSessions(ctx, db, dbPath, project)
 	}
 	var refs []locate.SessionRef
-	if scope == "project" {
+	var w *locate.Watch
+	if ix != nil {
+		w = ix.Listing
+	}
+	switch {
+	case scope == "project" && w != nil:
+		refs = w.SessionsWith(stored, cwd)
+	case scope == "project":
 		refs = locate.SessionsWith(env, stored, cwd)
-	} else {
+	case w != nil:
+		refs = w.AllSessions(stored)
+	default:
 		refs = locate.AllSessions(env, stored)
 	}
 	out := make([]Source, len(refs))
 	seen := make(map[string]bool, len(refs))
 	for i, r := range refs {
 		out[i] = Source{ID: r.ID, Transcript: r.Transcript}
+		if r.Transcript != "" {
+			out[i].Size, out[i].Modified = r.Size, r.Modified
+		}
 		seen[r.ID] = true
 	}
 	// The Codex threads of the folder, or every one; an id a Claude Code
@@ -425,7 +442,7 @@ func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem
 	}
 	for _, r := range locate.CodexSessions(env, folder) {
 		if !seen[r.ID] {
-			out = append(out, Source{ID: r.ID, Transcript: r.Transcript, Read: locate.ReaderFor(r.Transcript)})
+			out = append(out, Source{ID: r.ID, Transcript: r.Transcript, Read: locate.ReaderFor(r.Transcript), Size: r.Size, Modified: r.Modified})
 		}
 	}
 	return out

@@ -64,6 +64,7 @@ type Store struct {
 	wdb      *sql.DB // the one writer connection
 	err      error   // why the store cannot be used (searches scan)
 	building bool    // a background build runs
+	cache    *srcCache
 }
 
 // DefaultBuildBytes is how much transcript a search of a server's store
@@ -125,7 +126,7 @@ func (s *Store) dbs(ctx context.Context) (r, w *sql.DB, err error) {
 		}
 		return nil, nil, err
 	}
-	s.rdb, s.wdb = r, w
+	s.rdb, s.wdb, s.cache = r, w, nil
 	return r, w, nil
 }
 
@@ -300,6 +301,7 @@ func (s *Store) broken(err error) {
 		s.wdb.Close()
 		s.rdb, s.wdb = nil, nil
 	}
+	s.cache = nil
 	if aside := s.setAside(); aside != "" {
 		s.log("search index %s unreadable (%v): set aside as %s; the next search rebuilds it", s.path, err, aside)
 	}

@@ -320,12 +320,19 @@ func genBytes(t testing.TB, size int64, seed uint64, id string) []byte {
 // compares; it returns the store's results.
 func checkSame(t *testing.T, st *Store, what string, srcs []Source, db *claudemem.DB, dbPath string, queries ...string) {
 	t.Helper()
+	checkSameWith(t, st, what, Options{Sources: srcs, DB: db, DBPath: dbPath}, queries...)
+}
+
+// checkSameWith is checkSame with the sources and rules of base.
+func checkSameWith(t *testing.T, st *Store, what string, base Options, queries ...string) {
+	t.Helper()
 	for _, qs := range queries {
 		q, err := Parse(qs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := Options{Query: q, Sources: srcs, DB: db, DBPath: dbPath, Limit: MaxLimit}
+		o := base
+		o.Query, o.Limit = q, MaxLimit
 		want, err := Search(context.Background(), nil, o)
 		if err != nil {
 			t.Fatal(err)
@@ -335,6 +342,25 @@ func checkSame(t *testing.T, st *Store, what string, srcs []Source, db *claudeme
 			t.Fatalf("%s: store search %q: %v", what, qs, err)
 		}
 		sameResult(t, what+": "+qs, got, want)
+	}
+}
+
+// grow appends to src's transcript, generated with seed at size from, what
+// the generator writes after those bytes at size to (its output for a
+// larger size starts with the smaller one's bytes).
+func grow(t *testing.T, src Source, seed uint64, from, to int64) {
+	t.Helper()
+	small, big := genBytes(t, from, seed, src.ID), genBytes(t, to, seed, src.ID)
+	if !strings.HasPrefix(string(big), string(small)) {
+		t.Fatal("the generator's larger transcript does not extend the smaller one")
+	}
+	f, err := os.OpenFile(src.Transcript, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(big[len(small):]); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -364,18 +390,8 @@ func TestStoreUpkeep(t *testing.T) {
 	checkSame(t, st, "first build", srcs, nil, "", queries...)
 	recs0, _ := storeRows(t, st)
 
-	// One more turn: the generator's output for a larger size starts with
-	// the smaller one's bytes.
-	small, big := genBytes(t, 330<<10, 1, srcs[0].ID), genBytes(t, 500<<10, 1, srcs[0].ID)
-	if !strings.HasPrefix(string(big), string(small)) {
-		t.Fatal("the generator's larger transcript does not extend the smaller one")
-	}
-	f, err := os.OpenFile(srcs[0].Transcript, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(big[len(small):])
-	f.Close()
+	// One more turn.
+	grow(t, srcs[0], 1, 330<<10, 500<<10)
 	r, _, _ := st.dbs(context.Background())
 	key := "t\x00" + srcs[0].ID + "\x00" + srcs[0].Transcript
 	var srcID, next int64
@@ -723,7 +739,7 @@ func TestStorePromptCounts(t *testing.T) {
 	defer st.Close()
 	ctx := context.Background()
 	if got := st.PromptCounts(ctx); got != nil {
-		if _, ok := got(srcs[0].ID, srcs[0].Transcript); ok {
+		if _, ok := got(srcs[0].ID, srcs[0].Transcript, 0, time.Time{}); ok {
 			t.Error("an empty store gave a turn count")
 		}
 	}
@@ -738,7 +754,11 @@ func TestStorePromptCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := counts(src.ID, src.Transcript)
+		fi, err := os.Stat(src.Transcript)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := counts(src.ID, src.Transcript, fi.Size(), fi.ModTime())
 		switch {
 		case i == 2 && ok:
 			t.Errorf("a changed transcript's turn count came from the store: %d", got)

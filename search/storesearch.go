@@ -30,7 +30,7 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	}
 	m := newMatcher(o)
 	wantT, wantS := m.wants(KindPrompt, KindAssistant, KindTool), o.DB != nil && m.wants(KindObservation, KindSummary, KindPrompt)
-	sc, err := s.update(ctx, wdb, o, wantT, wantS)
+	sc, err := s.update(ctx, rdb, wdb, o, wantT, wantS)
 	if err != nil {
 		return nil, err
 	}
@@ -68,13 +68,24 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 	// calls whose path input is the file.
 	var n, sum int
 	var allowed map[int64]bool
-	if m.file == "" {
+	cached := false
+	if sc.counts != nil && m.file == "" {
+		// The snapshot is of the state the cache holds: its counts.
+		gen, err := readGen(ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		if cached = gen == sc.gen; cached {
+			n, sum = sc.counts.scopeCounts(srcs, codes)
+		}
+	}
+	if m.file == "" && !cached {
 		err = tx.QueryRowContext(ctx, "SELECT coalesce(sum(n), 0), coalesce(sum(sum), 0) FROM agg WHERE src IN (SELECT value FROM json_each(?)) AND kind IN (SELECT value FROM json_each(?))",
 			args...).Scan(&n, &sum)
 		if err != nil {
 			return nil, err
 		}
-	} else {
+	} else if m.file != "" {
 		allowed = map[int64]bool{}
 		rows, err := tx.QueryContext(ctx, "SELECT id, len, paths FROM rec WHERE "+scope("id")+" AND paths IS NOT NULL", args...)
 		if err != nil {

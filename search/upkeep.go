@@ -44,6 +44,10 @@ type srcRow struct {
 type scoped struct {
 	session map[int64]string // by source id
 	notes   []string
+	// counts, when set, holds the sources' record counts as of the
+	// store's generation gen.
+	counts *srcCache
+	gen    int64
 }
 
 // job is a source whose records the store must read again.
@@ -56,6 +60,7 @@ type job struct {
 	size, mtime  int64
 	fp           string
 	oldfp        string // the stored fingerprint, "" when none
+	oldSize      int64  // the stored size (a transcript's)
 	own          *ownRules
 	recs         []Record
 	info         transcriptInfo
@@ -74,25 +79,12 @@ type job struct {
 // claude-mem's records of a session whose rows changed; only records that
 // changed are written. Sources that cannot be read are named in notes (as
 // the scan names them) and left out.
-func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS bool) (*scoped, error) {
-	rows := map[string]srcRow{}
-	q, err := w.QueryContext(ctx, "SELECT id, key, size, mtime, fp, prompts FROM src")
+func (s *Store) update(ctx context.Context, r, w *sql.DB, o Options, wantT, wantS bool) (*scoped, error) {
+	cache, err := s.sources(ctx, r, w)
 	if err != nil {
 		return nil, err
 	}
-	for q.Next() {
-		var r srcRow
-		var key string
-		if err := q.Scan(&r.id, &key, &r.size, &r.mtime, &r.fp, &r.prompts); err != nil {
-			q.Close()
-			return nil, err
-		}
-		rows[key] = r
-	}
-	q.Close()
-	if err := q.Err(); err != nil {
-		return nil, err
-	}
+	rows := cache.rows // shared: read only
 	sc := &scoped{session: map[int64]string{}}
 	notes := make([][]string, len(o.Sources))
 	var jobs []*job
@@ -108,19 +100,26 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 	for i, src := range o.Sources {
 		if src.Transcript != "" && wantT {
 			key := "t\x00" + src.ID + "\x00" + src.Transcript
-			fi, err := os.Stat(src.Transcript)
+			size, mtime, ok := src.Size, src.Modified.UnixNano(), !src.Modified.IsZero()
+			if !ok {
+				// Not stamped by the scope's listing.
+				fi, err := os.Stat(src.Transcript)
+				if ok = err == nil && fi.Mode().IsRegular(); ok {
+					size, mtime = fi.Size(), fi.ModTime().UnixNano()
+				}
+			}
 			switch {
-			case err != nil || !fi.Mode().IsRegular():
+			case !ok:
 				// The reader's own error, as the scan reports it.
 				if _, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, own, func(Record) {}); err != nil {
 					notes[i] = append(notes[i], fmt.Sprintf("session %s: %v", src.ID, err))
 				}
-			case rows[key].size == fi.Size() && rows[key].mtime == fi.ModTime().UnixNano() && rows[key].fp == own.key():
+			case rows[key].size == size && rows[key].mtime == mtime && ownPart(rows[key].fp) == own.key():
 				sc.session[rows[key].id] = src.ID
 			default:
 				_, known := rows[key]
 				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
-					size: fi.Size(), mtime: fi.ModTime().UnixNano(), fp: own.key(), own: own, fresh: !known})
+					size: size, mtime: mtime, fp: own.key(), oldfp: rows[key].fp, oldSize: rows[key].size, own: own, fresh: !known})
 			}
 		}
 		if wantS {
@@ -136,10 +135,11 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 			}
 		}
 	}
-	if err := s.background(w, o, jobs, rows); err != nil {
+	if err := s.background(w, o, jobs); err != nil {
 		return nil, err
 	}
-	if err := s.runJobs(ctx, w, o, jobs, rows); err != nil {
+	written := map[string]srcRow{}
+	if err := s.runJobs(ctx, w, o, jobs, written); err != nil {
 		return nil, err
 	}
 	for _, j := range jobs {
@@ -149,9 +149,16 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 		case j.err != nil:
 			notes[j.i] = append(notes[j.i], fmt.Sprintf("session %s: %v", j.session, j.err))
 		default:
-			sc.session[rows[j.key].id] = j.session
+			sc.session[written[j.key].id] = j.session
 		}
 	}
+	// The counts of the scope's records, when the cache holds the state
+	// written (the search checks that its snapshot is of that state).
+	s.mu.Lock()
+	if c := s.cache; c != nil {
+		sc.gen, sc.counts = c.gen, c
+	}
+	s.mu.Unlock()
 	for _, n := range notes {
 		sc.notes = append(sc.notes, n...)
 	}
@@ -163,14 +170,14 @@ func (s *Store) update(ctx context.Context, w *sql.DB, o Options, wantT, wantS b
 // background, and then returns errBuilding (the search scans); it returns
 // errBuilding while such a build runs. Without Background it only logs
 // that a long build starts.
-func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]srcRow) error {
+func (s *Store) background(w *sql.DB, o Options, jobs []*job) error {
 	var pending int64
 	var build []*job
 	for _, j := range jobs {
 		if !j.stored {
 			pending += j.size
 			build = append(build, &job{i: j.i, key: j.key, session: j.session, src: j.src, transcript: j.transcript,
-				size: j.size, mtime: j.mtime, fp: j.fp, own: j.own, fresh: j.fresh})
+				size: j.size, mtime: j.mtime, fp: j.fp, oldfp: j.oldfp, oldSize: j.oldSize, own: j.own, fresh: j.fresh})
 		}
 	}
 	limit := s.BuildBytes
@@ -191,10 +198,7 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job, rows map[string]sr
 	}
 	s.building = true
 	s.log("search index %s: reading %d transcripts (%d MB) in the background; searches scan until it is done", s.path, len(build), pending>>20)
-	own := make(map[string]srcRow, len(rows))
-	for k, v := range rows {
-		own[k] = v
-	}
+	own := map[string]srcRow{}
 	o.DB = nil // the caller's, closed after its search
 	go func() {
 		start := time.Now()
@@ -278,6 +282,14 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 			return nil
 		}
 		err := grams.flush(ctx, tx)
+		var gen int64
+		var aggs map[int64]*kindAgg
+		if err == nil {
+			gen, err = bumpGen(ctx, tx)
+		}
+		if err == nil {
+			aggs, err = writtenAggs(ctx, tx, written)
+		}
 		if err == nil {
 			err = tx.Commit()
 		}
@@ -285,9 +297,12 @@ func (s *Store) runJobs(ctx context.Context, w *sql.DB, o Options, jobs []*job, 
 		if err != nil {
 			return err
 		}
+		now := map[string]srcRow{}
 		for _, j := range written {
-			rows[j.key] = srcRow{id: j.id, size: j.size, mtime: j.mtime, fp: j.fp, prompts: j.info.prompts}
+			now[j.key] = srcRow{id: j.id, size: j.size, mtime: j.mtime, fp: j.fp, prompts: j.info.prompts}
+			rows[j.key] = now[j.key]
 		}
+		s.committed(gen, now, aggs)
 		written, batch = written[:0], 0
 		return nil
 	}
@@ -355,7 +370,7 @@ func (s *Store) read(ctx context.Context, o Options, j *job, prints map[string]s
 		j.recs, j.info, j.err = readStored(ctx, o.DB, j.src)
 		return
 	}
-	j.info, j.err = transcriptRecords(ctx, j.src.reader(), j.transcript, j.session, j.own, func(r Record) { j.recs = append(j.recs, r) })
+	s.readTranscript(ctx, j)
 	if errors.Is(ctx.Err(), context.Canceled) && j.err == nil {
 		j.err = ctx.Err()
 	}
@@ -423,6 +438,15 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 	if err := q.Err(); err != nil {
 		return 0, err
 	}
+	if !sameKnown(j.recs, old) {
+		// The store does not hold what the read took as known (another
+		// process wrote the source meanwhile): read it whole.
+		j.oldfp = ""
+		s.readTranscript(ctx, j)
+		if j.err != nil {
+			return 0, j.err
+		}
+	}
 	if nextn+int64(len(j.recs)) >= maxNum {
 		// Numbers run out: the source starts again under a new id.
 		if id, err = renumber(ctx, tx, j, id); err != nil {
@@ -457,6 +481,16 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		r := &j.recs[i]
 		k := recKey(r.ID, seen)
 		code := kindCode(r.Kind)
+		if r.same {
+			o := old[k]
+			delete(old, k)
+			if o.seq != int64(r.seq) {
+				if _, err := upd.ExecContext(ctx, r.seq, o.id); err != nil {
+					return 0, err
+				}
+			}
+			continue
+		}
 		h := recHash(r)
 		if o, ok := old[k]; ok {
 			delete(old, k)

@@ -244,9 +244,10 @@ func (d Deps) searchHistory(ctx context.Context, a searchArgs) *mcp.CallToolResu
 		if a.scope == "project" {
 			where = "every session of the project " + d.Cwd
 		}
+		c := confiner{env: d.Env}
 		for _, src := range d.Index.ScopeSources(ctx, d.Env, o.DB, o.DBPath, a.scope, d.Cwd) {
 			if src.Transcript != "" {
-				p, msg := confineTranscript(d.Env, src.Transcript)
+				p, msg := c.listed(src)
 				if msg != "" {
 					notes = append(notes, msg)
 					continue

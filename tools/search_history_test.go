@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/claudemem/memtest"
+	"bottle/locate"
 	"bottle/search"
 )
 
@@ -117,8 +118,49 @@ func searchFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f.addDB(t, rowsSearch)
-	f.deps.Index = &search.Index{}
+	// The server's index, with its kept listing.
+	listing := locate.NewWatch(f.deps.Env)
+	t.Cleanup(func() { listing.Close() })
+	f.deps.Index = &search.Index{Listing: listing}
 	return f
+}
+
+// TestSearchHistorySeesChanges: a server's searches of every project, from
+// its index, see a turn appended to a transcript and a transcript added
+// since the last search (the server keeps the scope's listing between
+// searches, and the index takes its stamps).
+func TestSearchHistorySeesChanges(t *testing.T) {
+	f := searchFixture(t)
+	f.deps.Store = search.NewStore(filepath.Join(t.TempDir(), "index.db"))
+	t.Cleanup(func() { f.deps.Store.Close() })
+	c := newClient(t, f.deps)
+	for _, scope := range []string{"all", "project"} {
+		if ids := hits(wantOK(t, call(t, c, "search_history", map[string]any{"query": "okapi", "scope": scope}))); len(ids) != 0 {
+			t.Fatalf("scope %s: okapi found before it was written: %v", scope, ids)
+		}
+	}
+	a := &jl{sid: sidA, cwd: f.cwd, t: time.Date(2026, 1, 5, 11, 0, 0, 0, time.UTC), n: 100} // uuids of its own
+	a.prompt("and now the okapi")
+	p := filepath.Join(f.projDir, sidA+".jsonl")
+	w, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close() // open, as Claude Code keeps it
+	if _, err := w.Write(a.bytes()); err != nil {
+		t.Fatal(err)
+	}
+	const sidD = "dddddddd-2222-4222-8222-222222222222"
+	b := &jl{sid: sidD, cwd: f.cwd, t: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)}
+	b.prompt("an okapi in a new session")
+	f.writeTranscript(t, sidD, b.bytes(), fixedNow)
+	for _, scope := range []string{"all", "project"} {
+		got := hits(wantOK(t, call(t, c, "search_history", map[string]any{"query": "okapi", "scope": scope})))
+		slices.Sort(got)
+		if want := []string{sidA[:8] + "/u3", sidD[:8] + "/u1"}; !slices.Equal(got, want) {
+			t.Errorf("scope %s: okapi hits %v, want %v", scope, got, want)
+		}
+	}
 }
 
 var hitLine = regexp.MustCompile(`(?m)^- \[#([a-z]?[0-9]+)\] (?:([0-9a-f-]{36}) · )?`)
@@ -529,6 +571,39 @@ func TestSearchHistoryCodex(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestSearchHistoryConfinesFolders: a project's transcripts folder that is a
+// symlink out of the projects folder is not searched (a note says so), and
+// one that resolves inside it is, under its resolved path.
+func TestSearchHistoryConfinesFolders(t *testing.T) {
+	for _, outside := range []bool{true, false} {
+		f := newFixture(t)
+		target := filepath.Join(f.home, "elsewhere")
+		if !outside {
+			target = filepath.Join(f.deps.Env.ProjectsDir(), "-real-folder")
+		}
+		if err := os.MkdirAll(target, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(f.projDir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, f.projDir); err != nil {
+			t.Fatal(err)
+		}
+		f.addTranscript(t, "basic", basicSID, fixedNow)
+		c := newClient(t, f.deps)
+		got := text(t, call(t, c, "search_history", map[string]any{"query": "the", "scope": "project"}))
+		if outside {
+			wantContains(t, got, "resolves outside", "0 of 0 records matched")
+			continue
+		}
+		wantContains(t, got, basicSID[:8])
+		if strings.Contains(got, "resolves outside") {
+			t.Errorf("a folder inside the projects folder refused:\n%s", got)
 		}
 	}
 }

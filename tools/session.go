@@ -14,6 +14,7 @@ import (
 
 	"bottle/ident"
 	"bottle/locate"
+	"bottle/search"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -145,6 +146,46 @@ func confineTranscript(env locate.Env, p string) (resolved, msg string) {
 		return "", fmt.Sprintf("transcript_path %q refused: not a regular file", p)
 	}
 	return real, ""
+}
+
+// confiner confines the transcripts of a scope's listing: each folder is
+// resolved once, not each transcript's whole path (some fifteen system
+// calls a transcript, a thousand transcripts a search).
+type confiner struct {
+	env   locate.Env
+	root  string
+	dirs  map[string]string // a folder -> its resolved path
+	ready bool
+}
+
+// listed confines src's transcript, which the scope's listing found. A
+// Claude Code transcript (src.Read nil) was listed as a regular file
+// directly in its folder, never a symlink (locate.AllSessions and
+// locate.SessionsWith): its resolved path is its folder's and its name.
+// Another one is confined as a path of its own.
+func (c *confiner) listed(src search.Source) (resolved, msg string) {
+	p := src.Transcript
+	if src.Read != nil || !filepath.IsAbs(p) || !strings.HasSuffix(p, ".jsonl") {
+		return confineTranscript(c.env, p)
+	}
+	if !c.ready {
+		c.ready, c.dirs = true, map[string]string{}
+		c.root, _ = filepath.EvalSymlinks(c.env.ProjectsDir())
+	}
+	dir := filepath.Dir(p)
+	real, ok := c.dirs[dir]
+	if !ok {
+		real, _ = filepath.EvalSymlinks(dir)
+		c.dirs[dir] = real
+	}
+	if c.root == "" || real == "" {
+		return confineTranscript(c.env, p) // says why
+	}
+	if r := filepath.Join(real, filepath.Base(p)); inside(c.root, r) {
+		return r, ""
+	}
+	return "", fmt.Sprintf("transcript_path %q refused: it resolves outside Claude Code's projects folder %s; "+
+		"tools read only transcripts under it", p, c.env.ProjectsDir())
 }
 
 // inside reports whether path lies strictly inside dir (both cleaned and
