@@ -109,6 +109,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		store = search.NewStore(p)
 		store.Log = func(line string) { logger.Print(line) }
 		store.Background = true
+		// A scope of a few sessions is answered from the in-memory index.
+		store.MemoryBytes = 64 << 20
 		defer store.Close()
 	}
 	// The server lists every project's transcripts at each search of

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -47,6 +48,66 @@ type Index struct {
 	// lists are claude-mem's session listings by project ("" = all), of
 	// the database at db.
 	lists map[string][]claudemem.SessionInfo
+	// warmed are the scopes (scopeKey) read into the index after a
+	// store answered them; warming, those being read.
+	warmed, warming map[string]bool
+}
+
+// scopeKey names a scope by its sources.
+func scopeKey(sources []Source) string {
+	var b strings.Builder
+	for _, src := range sources {
+		b.WriteString(src.ID)
+		b.WriteByte(0)
+		b.WriteString(src.Transcript)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// isWarm reports whether ix has read the scope of sources once (its
+// records may have been dropped or changed since: a search through ix
+// reads again what it must, so this only says which way is likely faster).
+func (ix *Index) isWarm(sources []Source) bool {
+	if ix == nil {
+		return false
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.warmed[scopeKey(sources)]
+}
+
+// warm reads o's scope into ix on a goroutine of its own, once, when its
+// transcripts total at most limit bytes, so that the next search of it is
+// answered from memory.
+func (ix *Index) warm(o Options, limit int64) {
+	if ix == nil || limit <= 0 {
+		return
+	}
+	if total, huge := scopeBytes(o.Sources); huge || total > limit {
+		return
+	}
+	key := scopeKey(o.Sources)
+	ix.mu.Lock()
+	if ix.warmed[key] || ix.warming[key] {
+		ix.mu.Unlock()
+		return
+	}
+	if ix.warming == nil {
+		ix.warming, ix.warmed = map[string]bool{}, map[string]bool{}
+	}
+	ix.warming[key] = true
+	ix.mu.Unlock()
+	o.Store = nil
+	go func() {
+		_, err := scan(context.Background(), ix, o)
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		delete(ix.warming, key)
+		if err == nil {
+			ix.warmed[key] = true
+		}
+	}()
 }
 
 // stamp identifies a state of a file (or of a database and its log).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,6 +38,43 @@ type Source struct {
 	// read it (a zero Modified: the store stats the file).
 	Size     int64
 	Modified time.Time
+}
+
+// wants reports whether a search of sources with in-memory index ix goes
+// through the store. A scope holding a transcript over maxCachedFile is
+// scanned, as without a store: reading one into the store holds its
+// records in memory (hundreds of MB for a 400 MB transcript), and the scan
+// streams it in bounded memory. A scope small enough for ix
+// (MemoryBytes) is searched there.
+func (s *Store) wants(ix *Index, sources []Source) bool {
+	total, huge := scopeBytes(sources)
+	if huge {
+		return false
+	}
+	return ix == nil || s.MemoryBytes <= 0 || total > s.MemoryBytes || !ix.isWarm(sources)
+}
+
+// scopeBytes is the size of sources' transcripts; huge says one is over
+// maxCachedFile.
+func scopeBytes(sources []Source) (total int64, huge bool) {
+	for _, src := range sources {
+		if src.Transcript == "" {
+			continue
+		}
+		n := src.Size
+		if src.Modified.IsZero() {
+			fi, err := os.Stat(src.Transcript)
+			if err != nil {
+				continue // the store and the scan both say it cannot be read
+			}
+			n = fi.Size()
+		}
+		if n > maxCachedFile {
+			return total, true
+		}
+		total += n
+	}
+	return total, false
 }
 
 // reader is src's transcript reader.
@@ -176,9 +214,10 @@ func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
 	if len(o.Query.Terms) == 0 {
 		return nil, ErrEmptyQuery
 	}
-	if o.Store != nil {
+	if o.Store != nil && o.Store.wants(ix, o.Sources) {
 		res, err := o.Store.search(ctx, o)
 		if err == nil {
+			ix.warm(o, o.Store.MemoryBytes)
 			return res, nil
 		}
 		if ctx.Err() != nil {
@@ -189,6 +228,12 @@ func Search(ctx context.Context, ix *Index, o Options) (*Result, error) {
 			o.Store.log("search index %s: %v: searched the sources instead", o.Store.path, err)
 		}
 	}
+	return scan(ctx, ix, o)
+}
+
+// scan is Search without the store: every record of each source, from ix
+// where it holds them.
+func scan(ctx context.Context, ix *Index, o Options) (*Result, error) {
 	m := newMatcher(o)
 	res := &Result{}
 	var dbst stamp

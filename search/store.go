@@ -58,6 +58,12 @@ type Store struct {
 	Background bool
 	// BuildBytes is that bound (0: DefaultBuildBytes).
 	BuildBytes int64
+	// MemoryBytes, when set, makes a search with an in-memory [Index]
+	// whose scope's transcripts total at most this many bytes use that
+	// index instead of the store: a few sessions' records kept in memory
+	// answer in a millisecond or two, the store's lookups in ten (a
+	// server's session and project scopes). The answers are the same.
+	MemoryBytes int64
 
 	mu       sync.Mutex
 	rdb      *sql.DB // readers

@@ -1,0 +1,87 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestStoreWants: which searches go through the store — not a scope that
+// holds a transcript too large to read into it, nor one small enough for
+// the search's in-memory index when the store says so (MemoryBytes).
+func TestStoreWants(t *testing.T) {
+	at := time.Unix(1, 0)
+	src := func(n int64) Source { return Source{ID: "s", Transcript: "/t.jsonl", Size: n, Modified: at} }
+	ix := &Index{}
+	tests := []struct {
+		name    string
+		ix      *Index
+		memory  int64
+		warm    bool // ix has read the scope
+		sources []Source
+		want    bool
+	}{
+		{"no index, small", nil, 64 << 20, false, []Source{src(1 << 20)}, true},
+		{"index, no memory bound", ix, 0, true, []Source{src(1 << 20)}, true},
+		{"index, small scope not read yet", ix, 64 << 20, false, []Source{src(30 << 20), src(30 << 20)}, true},
+		{"index, small scope read", ix, 64 << 20, true, []Source{src(30 << 20), src(30 << 20)}, false},
+		{"index, scope over the bound", ix, 64 << 20, true, []Source{src(30 << 20), src(30 << 20), src(8 << 20)}, true},
+		{"a transcript too large to keep", nil, 0, false, []Source{src(1 << 20), src(maxCachedFile + 1)}, false},
+		{"claude-mem only, read", ix, 64 << 20, true, []Source{{ID: "s"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix.warmed = map[string]bool{scopeKey(tt.sources): tt.warm}
+			s := &Store{MemoryBytes: tt.memory}
+			if got := s.wants(tt.ix, tt.sources); got != tt.want {
+				t.Errorf("wants = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStoreThenMemory: with MemoryBytes, a small scope's first search is
+// the store's (it fills the store), the index reads the scope meanwhile,
+// and the searches after that come from memory: the same answers
+// throughout.
+func TestStoreThenMemory(t *testing.T) {
+	srcs := genSources(t, t.TempDir(), 3, 256<<10)
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	st.MemoryBytes = 64 << 20
+	ix := &Index{}
+	q, err := Parse("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Sources: srcs, Query: q, Limit: MaxLimit}
+	want, err := Search(context.Background(), nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Store = st
+	first, err := Search(context.Background(), ix, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, "first search", first, want)
+	if recs, _ := storeRows(t, st); recs == 0 {
+		t.Fatal("the first search did not go through the store")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !ix.isWarm(srcs) {
+		if time.Now().After(deadline) {
+			t.Fatal("the index did not read the scope after the store's search")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st.wants(ix, srcs) {
+		t.Fatal("the store still wants a scope the index has read")
+	}
+	again, err := Search(context.Background(), ix, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResult(t, "search from memory", again, want)
+}
