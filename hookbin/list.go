@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -74,7 +75,9 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 	if len(projects) > 1 {
 		head = "SESSION\tPROJECT\tHOST\tMODE\tLAST ACTIVITY\tPROMPTS\tOBS\tSUMMARIES\tTRANSCRIPT\tFIRST PROMPT"
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	// tabwriter writes each cell on its own: one write(2) for the lot.
+	bw := bufio.NewWriterSize(stdout, 64<<10)
+	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, head)
 	for _, l := range list {
 		counts := "-\t-\t-"
@@ -114,7 +117,10 @@ func runList(ctx context.Context, args []string, env locate.Env, stdout, stderr 
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, l.Mode, when, counts, size, l.FirstPrompt)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 func orNone(a, b string) string {
