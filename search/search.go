@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -244,33 +245,28 @@ func scan(ctx context.Context, ix *Index, o Options) (*Result, error) {
 	if ix != nil {
 		ix.prefetch(ctx, o, m.own, dbst, wantT && len(o.Sources) > 1, wantS)
 	}
-	for _, src := range o.Sources {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		res.Sessions++
-		if src.Transcript != "" && wantT {
-			if err := ix.transcript(ctx, src, m); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				res.Notes = append(res.Notes, fmt.Sprintf("session %s: %v", src.ID, err))
-			}
-		}
-		if wantS {
-			if err := ix.storedRecs(ctx, o.DB, dbst, src, m.add); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				res.Notes = append(res.Notes, fmt.Sprintf("session %s: claude-mem's database: %v", src.ID, err))
-			}
-		}
+	notes, err := feed(ctx, ix, o, m, dbst, wantT, wantS)
+	if err != nil {
+		return nil, err
 	}
-	res.Records, res.Total = m.n, len(m.hits)
-	m.rank()
+	res.Sessions, res.Notes = len(o.Sources), notes
+	res.Records, res.Total = m.n, m.total
 	limit := o.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
+	}
+	if m.overflow {
+		// Too many hits to keep: the sources are read again, the
+		// statistics known, keeping only the best offset+limit hits.
+		top := newMatcher(o)
+		top.top = &topHits{k: max(o.Offset, 0) + limit}
+		top.top.avg, top.top.idf = bm25Stats(m.n, m.sum, m.df)
+		if _, err := feed(ctx, ix, o, top, dbst, wantT, wantS); err != nil {
+			return nil, err
+		}
+		m.hits = top.top.sorted()
+	} else {
+		m.rank()
 	}
 	if o.Offset < len(m.hits) {
 		res.Hits = m.hits[max(o.Offset, 0):min(max(o.Offset, 0)+limit, len(m.hits))]
@@ -283,6 +279,87 @@ func scan(ctx context.Context, ix *Index, o Options) (*Result, error) {
 		h.text, h.low = "", ""
 	}
 	return res, nil
+}
+
+// feed hands every record of o's sources to m; notes name the sources
+// that could not be read.
+func feed(ctx context.Context, ix *Index, o Options, m *matcher, dbst stamp, wantT, wantS bool) (notes []string, err error) {
+	for _, src := range o.Sources {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if src.Transcript != "" && wantT {
+			if err := ix.transcript(ctx, src, m); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				notes = append(notes, fmt.Sprintf("session %s: %v", src.ID, err))
+			}
+		}
+		if wantS {
+			if err := ix.storedRecs(ctx, o.DB, dbst, src, m.add); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				notes = append(notes, fmt.Sprintf("session %s: claude-mem's database: %v", src.ID, err))
+			}
+		}
+	}
+	return notes, nil
+}
+
+// maxHits is how many hits a scan keeps (about 150 bytes each, and a
+// snippet) before it stops keeping them and reads its sources a second
+// time for the page alone: a word found in most records of a thousand
+// sessions would otherwise hold hundreds of MB.
+var maxHits = 10_000
+
+// topHits keeps the best k hits of a second reading, scored with the
+// first reading's statistics, in the order rank sorts.
+type topHits struct {
+	k   int
+	avg float64
+	idf []float64
+	h   []Hit // a heap: the worst kept hit first
+}
+
+// worse orders hits as rank does, best last.
+func worse(a, b Hit) int {
+	return cmp.Or(cmp.Compare(a.Score, b.Score), a.Time.Compare(b.Time), strings.Compare(b.Session, a.Session),
+		cmp.Compare(b.seq, a.seq), strings.Compare(b.ID, a.ID))
+}
+
+func (t *topHits) Len() int           { return len(t.h) }
+func (t *topHits) Less(i, j int) bool { return worse(t.h[i], t.h[j]) < 0 }
+func (t *topHits) Swap(i, j int)      { t.h[i], t.h[j] = t.h[j], t.h[i] }
+func (t *topHits) Push(x any)         { t.h = append(t.h, x.(Hit)) }
+func (t *topHits) Pop() any {
+	x := t.h[len(t.h)-1]
+	t.h = t.h[:len(t.h)-1]
+	return x
+}
+
+// offer keeps h when it is among the best k so far; snip makes its
+// snippet, only then.
+func (t *topHits) offer(h Hit, snip func() string) {
+	if len(t.h) >= t.k {
+		if t.k == 0 || worse(h, t.h[0]) <= 0 {
+			return
+		}
+		h.Snippet = snip()
+		t.h[0] = h
+		heap.Fix(t, 0)
+		return
+	}
+	h.Snippet = snip()
+	heap.Push(t, h)
+}
+
+// sorted are the kept hits, best first.
+func (t *topHits) sorted() []Hit {
+	out := slices.Clone(t.h)
+	slices.SortFunc(out, func(a, b Hit) int { return worse(b, a) })
+	return out
 }
 
 // matcher collects the hits of a query and the statistics BM25 needs.
@@ -300,6 +377,12 @@ type matcher struct {
 	// tf and lens of the hits, for scoring at the end.
 	tf   [][]int
 	lens []int
+	// total counts the hits; overflow says more than maxHits came, and
+	// hits were no longer kept.
+	total    int
+	overflow bool
+	// top, on a second reading, keeps only the page's hits.
+	top *topHits
 }
 
 func newMatcher(o Options) *matcher {
@@ -358,11 +441,21 @@ func (m *matcher) add(r Record) {
 			return
 		}
 	}
+	m.total++
 	tf := make([]int, len(m.q.Terms))
 	for i, t := range m.terms {
 		tf[i] = t.count(r.low)
 	}
 	h := Hit{Session: r.Session, ID: r.ID, Kind: r.Kind, Label: r.Label, Time: r.Time, seq: r.seq}
+	if m.top != nil {
+		h.Score = bm25(m.top.idf, tf, len(r.low), m.top.avg)
+		m.top.offer(h, func() string { return snippet(r.Text, r.low, m.q.Terms) })
+		return
+	}
+	if m.overflow || len(m.hits) >= maxHits {
+		m.overflow, m.hits, m.tf, m.lens = true, nil, nil, nil
+		return
+	}
 	// The first hits keep their record's text, for the page's snippets;
 	// later ones get theirs at once, so that a word found in most records
 	// does not keep every record's text alive.

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 	"time"
@@ -84,4 +86,45 @@ func TestStoreThenMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameResult(t, "search from memory", again, want)
+}
+
+// TestScanOverflow: a scan that finds more hits than it keeps reads its
+// sources again for the page alone, and answers exactly as one that keeps
+// them all: the same total, page, order, scores and snippets, at every
+// page and filter, with and without the in-memory index.
+func TestScanOverflow(t *testing.T) {
+	srcs := genSources(t, t.TempDir(), 3, 512<<10)
+	recs := allRecords(t, srcs, nil)
+	paths := toolPaths(recs)
+	queries := genQueries(recs, 60, 5, "the", "go", "checkpoint", "observation index", "token -checkpoint", `"if err"`)
+	r := rand.New(rand.NewPCG(9, 9))
+	defer func(n int) { maxHits = n }(maxHits)
+	overflowed := 0
+	for _, qs := range queries {
+		q, err := Parse(qs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds, file, limit, offset := queryOptions(r, paths)
+		o := Options{Sources: srcs, Query: q, Kinds: kinds, File: file, Limit: limit, Offset: offset}
+		maxHits = 1 << 30
+		want, err := Search(context.Background(), nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxHits = 3
+		if want.Total > maxHits {
+			overflowed++
+		}
+		for _, ix := range []*Index{nil, {}} {
+			got, err := Search(context.Background(), ix, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameResult(t, fmt.Sprintf("%q kinds %v file %q limit %d offset %d (index %v)", qs, kinds, file, limit, offset, ix != nil), got, want)
+		}
+	}
+	if overflowed < 10 {
+		t.Fatalf("only %d of %d queries found more hits than a scan keeps", overflowed, len(queries))
+	}
 }
