@@ -52,3 +52,10 @@ func CurrentCodex(ctx context.Context, env Env, cwd string) (id, transcriptPath 
 	}
 	return Current(ctx, env, cwd)
 }
+
+// OtherHostSessions are the sessions that hosts other than Claude Code
+// record outside its projects folder (Codex's threads), of the working
+// directory folder or, with "", every one, newest first; each
+// transcript's reader is ReaderFor's. Host-neutral callers (search's
+// scopes) list them here without naming the hosts.
+func OtherHostSessions(env Env, folder string) []SessionRef { return CodexSessions(env, folder) }

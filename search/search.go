@@ -537,8 +537,9 @@ func matchesFile(paths []string, file string) bool {
 // alone holds come from db (nil: none), listed once per state of the
 // database at dbPath when ix is set. Transcripts come from
 // <config>/projects/ only (regular files directly in a project folder),
-// and Codex's rollouts from Codex's home ([locate.CodexSessions]: of the
-// folder, or every one), each read by its host's reader.
+// and the other hosts' sessions from their own folders
+// ([locate.OtherHostSessions]: of the folder, or every one), each read by
+// its host's reader.
 func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem.DB, dbPath, scope, cwd string) []Source {
 	project := ""
 	if scope == "project" {
@@ -572,13 +573,13 @@ func (ix *Index) ScopeSources(ctx context.Context, env locate.Env, db *claudemem
 		}
 		seen[r.ID] = true
 	}
-	// The Codex threads of the folder, or every one; an id a Claude Code
-	// session has is that session's, as everywhere.
+	// The other hosts' sessions of the folder, or every one; an id a
+	// Claude Code session has is that session's, as everywhere.
 	folder := cwd
 	if scope != "project" {
 		folder = ""
 	}
-	for _, r := range locate.CodexSessions(env, folder) {
+	for _, r := range locate.OtherHostSessions(env, folder) {
 		if !seen[r.ID] {
 			out = append(out, Source{ID: r.ID, Transcript: r.Transcript, Read: locate.ReaderFor(r.Transcript), Size: r.Size, Modified: r.Modified})
 		}
