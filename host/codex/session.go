@@ -135,7 +135,7 @@ func (b *builder) record(rec *Record) (stop bool) {
 // event so that a folder left again before anything happened in it is
 // not shown.
 func (b *builder) setCwd(cwd string, at time.Time) {
-	if cwd == "" {
+	if !absolute(cwd) {
 		return
 	}
 	if cwd != b.cwd {
@@ -145,6 +145,20 @@ func (b *builder) setCwd(cwd string, at time.Time) {
 	if b.t.Cwd == "" {
 		b.t.Cwd, b.shown = cwd, cwd
 	}
+}
+
+// absolute reports whether cwd is an absolute folder, of Unix or Windows
+// (Codex records the host's own): anything else (a redacted or cut value)
+// names no folder to move to.
+func absolute(cwd string) bool {
+	switch {
+	case strings.HasPrefix(cwd, "/"), strings.HasPrefix(cwd, `\\`):
+		return true
+	case len(cwd) >= 3 && cwd[1] == ':' && (cwd[2] == '\\' || cwd[2] == '/'):
+		c := cwd[0] | 0x20
+		return c >= 'a' && c <= 'z'
+	}
+	return false
 }
 
 // emit adds an event, with the change of working folder due before it;

@@ -165,6 +165,9 @@ func TestSessionCwdChanges(t *testing.T) {
 			want: map[int][]string{}, workDir: "/a"},
 		{name: "mid-turn", lines: []string{meta, ask, turn("/b"), say}, want: map[int][]string{1: {"/b"}}, workDir: "/b"},
 		{name: "nothing after", lines: []string{meta, ask, say, turn("/b")}, want: map[int][]string{1: {"/b"}}, workDir: "/b"},
+		{name: "not a folder", lines: []string{meta, ask, turn("[trimmed]"), turn("b/c"), say}, want: map[int][]string{}, workDir: "/a"},
+		{name: "windows folders", lines: []string{meta, ask, turn(`C:\\work`), say, ask, turn(`\\\\srv\\share`), say},
+			want: map[int][]string{1: {`C:\work`}, 2: {`\\srv\share`}}, workDir: `\\srv\share`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
