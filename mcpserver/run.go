@@ -112,6 +112,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// A scope of a few sessions is answered from the in-memory index.
 		store.MemoryBytes = 64 << 20
 		defer store.Close()
+		go store.Warm(ctx)
 	}
 	// The server lists every project's transcripts at each search of
 	// them: it keeps the listing, told of changes by the system.

@@ -48,13 +48,16 @@
 #               transcripts (each in its project's folder) and a copy of
 #               its database: search_history's first call after initialize
 #               (median over BENCH_SEARCH_STARTS server starts, default 10)
-#               and repeated calls (median of 20 different queries) at
+#               and repeated calls (median of three rounds of 20 different
+#               queries) at
 #               session scope (70d782f7, 4 MB), project scope (the 5
 #               sessions of /Users/soph/Work/entire/devenv/cli, ~10 MB)
 #               and all scope; list_sessions; a gentranscript -size
 #               BENCH_SEARCH_SIZE (default 400M) transcript; the server's
 #               peak RSS (VmHWM); and rg -c -i -F of the query's first word
-#               over the same raw JSONL as the floor.
+#               over the same raw JSONL as the floor. With BENCH_BASE, the
+#               base's mcpserver too, on a home of its own, each start and
+#               each query alternating between the two, and their ratios.
 #   scale       search at a heavy user's scale: histories of
 #               BENCH_SCALE_SIZES sessions (default "25 300 1000"; fewer for
 #               a quick run) of 3-8 MB each (scripts/gentranscript, the
@@ -604,9 +607,12 @@ search() {
 	if [[ ! -f $CORPUS/claude-mem/corpus.db ]]; then echo "corpus absent: search part skipped"; return; fi
 	local big=$WORK/search-big.jsonl
 	gen "${BENCH_SEARCH_SIZE:-400M}" "$big"
-	python3 - "$WORK/bin/mcpserver" "$CORPUS" "$WORK/searchhome" "$big" "${BENCH_SEARCH_STARTS:-10}" <<'EOF2'
+	python3 - "$WORK/bin/mcpserver" "$CORPUS" "$WORK/searchhome" "$big" "${BENCH_SEARCH_STARTS:-10}" ${BASE_MCP:+"$BASE_NAME" "$BASE_MCP"} <<'EOF2'
 import json, os, re, shutil, statistics, subprocess, sys, time
 server, corpus, home, big, starts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+# Each server measured, in alternation: bottle (the working tree) and, with
+# BENCH_BASE, the base's; each has a home of its own (the same files).
+SERVERS = [("bottle", server)] + ([(sys.argv[6], sys.argv[7])] if len(sys.argv) > 7 else [])
 SESSION = "70d782f7-b303-4e48-9512-6bec16c37abd"
 PROJECT = "/Users/soph/Work/entire/devenv/cli"
 BIG = "99999999-0000-4000-8000-000000000400"
@@ -614,42 +620,49 @@ QUERIES = ["go test", "error", "checkpoint", "func", "git commit", "README", "se
            "\"go build\"", "worktree", "import", "hook", "transcript", "config -test", "lint", "main.go", "metadata", "rewind"]
 def dirname(cwd):  # locate.ProjectDirName for ASCII paths
     return re.sub(r"[^A-Za-z0-9]", "-", cwd)
-shutil.rmtree(home, ignore_errors=True)
-proj = os.path.join(home, "proj")     # the server's working directory: the largest project's sessions
-os.makedirs(proj); os.makedirs(os.path.join(home, "mem")); os.makedirs(os.path.join(home, "bigproj"))
-projects = os.path.join(home, ".claude", "projects")
-files = {"session": [], "project": [], "all": []}
-for d in sorted(os.listdir(os.path.join(corpus, "transcripts"))):
-    full = os.path.join(corpus, "transcripts", d)
-    if not os.path.isdir(full): continue
-    for name in sorted(os.listdir(full)):
-        if not name.endswith(".jsonl"): continue
-        src = os.path.join(full, name)
-        cwd = ""
-        with open(src) as f:
-            for line in f:
-                m = re.search(r'"cwd":"([^"]*)"', line)
-                if m: cwd = m.group(1); break
-        target = proj if cwd == PROJECT else cwd
-        dst = os.path.join(projects, dirname(target))
-        os.makedirs(dst, exist_ok=True)
-        shutil.copy(src, os.path.join(dst, name))
-        files["all"].append(os.path.join(dst, name))
-        if cwd == PROJECT: files["project"].append(os.path.join(dst, name))
-        if name == SESSION + ".jsonl": files["session"].append(os.path.join(dst, name))
-# The synthetic transcript has a config folder of its own, outside the corpus's scopes.
-bigdir = os.path.join(home, "bigconfig", "projects", dirname(os.path.join(home, "bigproj")))
-os.makedirs(bigdir)
-os.link(big, os.path.join(bigdir, BIG + ".jsonl")) if os.stat(big).st_dev == os.stat(bigdir).st_dev else shutil.copy(big, os.path.join(bigdir, BIG + ".jsonl"))
-shutil.copy(os.path.join(corpus, "claude-mem", "corpus.db"), os.path.join(home, "mem", "claude-mem.db"))
+def make_home(home):
+    shutil.rmtree(home, ignore_errors=True)
+    proj = os.path.join(home, "proj")     # the server's working directory: the largest project's sessions
+    os.makedirs(proj); os.makedirs(os.path.join(home, "mem")); os.makedirs(os.path.join(home, "bigproj"))
+    projects = os.path.join(home, ".claude", "projects")
+    files = {"session": [], "project": [], "all": []}
+    for d in sorted(os.listdir(os.path.join(corpus, "transcripts"))):
+        full = os.path.join(corpus, "transcripts", d)
+        if not os.path.isdir(full): continue
+        for name in sorted(os.listdir(full)):
+            if not name.endswith(".jsonl"): continue
+            src = os.path.join(full, name)
+            cwd = ""
+            with open(src) as f:
+                for line in f:
+                    m = re.search(r'"cwd":"([^"]*)"', line)
+                    if m: cwd = m.group(1); break
+            target = proj if cwd == PROJECT else cwd
+            dst = os.path.join(projects, dirname(target))
+            os.makedirs(dst, exist_ok=True)
+            shutil.copy(src, os.path.join(dst, name))
+            files["all"].append(os.path.join(dst, name))
+            if cwd == PROJECT: files["project"].append(os.path.join(dst, name))
+            if name == SESSION + ".jsonl": files["session"].append(os.path.join(dst, name))
+    # The synthetic transcript has a config folder of its own, outside the corpus's scopes.
+    bigdir = os.path.join(home, "bigconfig", "projects", dirname(os.path.join(home, "bigproj")))
+    os.makedirs(bigdir)
+    os.link(big, os.path.join(bigdir, BIG + ".jsonl")) if os.stat(big).st_dev == os.stat(bigdir).st_dev else shutil.copy(big, os.path.join(bigdir, BIG + ".jsonl"))
+    shutil.copy(os.path.join(corpus, "claude-mem", "corpus.db"), os.path.join(home, "mem", "claude-mem.db"))
+    return proj, files, bigdir
+homes = {}
+for i, (name, _) in enumerate(SERVERS):
+    homes[name] = (home + ("" if i == 0 else f"-{i}"),) + make_home(home + ("" if i == 0 else f"-{i}"))
+_, proj, files, bigdir = homes["bottle"]
 print(f"corpus: {len(files['all'])} transcripts, {sum(os.path.getsize(f) for f in files['all']) / 1e6:.1f} MB; "
       f"project {PROJECT}: {len(files['project'])} sessions, {sum(os.path.getsize(f) for f in files['project']) / 1e6:.1f} MB; "
       f"session {SESSION[:8]}: {os.path.getsize(files['session'][0]) / 1e6:.1f} MB; synthetic {os.path.getsize(big) / 1e6:.0f} MB")
-env = dict(os.environ, HOME=home, CLAUDE_CONFIG_DIR=home + "/.claude", CLAUDE_MEM_DATA_DIR=home + "/mem", BOTTLE_DIR="")
 class Server:
-    def __init__(self, cwd, config=None):
-        e = dict(env, CLAUDE_CONFIG_DIR=config) if config else env
-        self.p = subprocess.Popen([server], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=e, cwd=cwd)
+    def __init__(self, which, cwd, config=None):
+        h = homes[which][0]
+        env = dict(os.environ, HOME=h, CLAUDE_CONFIG_DIR=h + "/.claude", CLAUDE_MEM_DATA_DIR=h + "/mem", BOTTLE_DIR="")
+        if config: env["CLAUDE_CONFIG_DIR"] = config
+        self.p = subprocess.Popen([dict(SERVERS)[which]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=cwd)
         self.rid = 0
         self.rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}})
         self.rpc("notifications/initialized", {}, True)
@@ -674,44 +687,77 @@ class Server:
 def rg(paths, q):
     word = q.replace('"', "").split()[0]
     t = time.perf_counter(); subprocess.run(["rg", "-c", "-i", "-F", "--", word] + paths, stdout=subprocess.DEVNULL); return (time.perf_counter() - t) * 1000
-rows, hwm = [], []
-scopes = [("session 70d782f7 (4 MB)", {"session_id": SESSION}, files["session"], proj, 10, 2),
-          ("project (5 sessions, 10 MB)", {"scope": "project"}, files["project"], proj, 30, 3),
-          ("all (25 sessions, 35 MB, + claude-mem)", {"scope": "all"}, files["all"], proj, 60, 5)]
-for name, args, paths, cwd, tfirst, trep in scopes:
-    first = []
+def order(i):  # alternate which server goes first
+    names = [n for n, _ in SERVERS]
+    return names if i % 2 == 0 else names[::-1]
+def where(which, scope):
+    _, p, fs, _ = homes[which]
+    return {"session": p, "project": p, "all": p}[scope]
+hwm = {n: [] for n, _ in SERVERS}
+rows = {n: [] for n, _ in SERVERS}
+scopes = [("session 70d782f7 (4 MB)", "session", {"session_id": SESSION}, 10, 2),
+          ("project (5 sessions, 10 MB)", "project", {"scope": "project"}, 30, 3),
+          ("all (25 sessions, 35 MB, + claude-mem)", "all", {"scope": "all"}, 60, 5)]
+for name, scope, args, tfirst, trep in scopes:
+    first = {n: [] for n, _ in SERVERS}
     for i in range(starts):
-        s = Server(cwd); ms, text = s.call("search_history", dict(args, query="checkpoint")); first.append(ms); hwm.append(s.close())
-    s = Server(cwd); s.call("search_history", dict(args, query="checkpoint"))
-    rep = []
-    hits = 0
-    for q in QUERIES:
-        ms, text = s.call("search_history", dict(args, query=q)); rep.append(ms)
-        m = re.search(r": ([0-9,]+) of ([0-9,]+) records matched", text); hits += int(m.group(1).replace(",", ""))
-    m = re.search(r"of ([0-9,]+) records matched", text)
-    hwm.append(s.close())
-    floor = statistics.median(rg(paths, q) for q in QUERIES)
-    rows.append((name, statistics.median(first), tfirst, statistics.median(rep), trep, floor, m.group(1), hits))
+        for w in order(i):
+            s = Server(w, where(w, scope)); ms, text = s.call("search_history", dict(args, query="checkpoint")); first[w].append(ms); hwm[w].append(s.close())
+    srv = {w: Server(w, where(w, scope)) for w, _ in SERVERS}
+    for w in srv: srv[w].call("search_history", dict(args, query="checkpoint"))
+    rep = {n: [] for n, _ in SERVERS}
+    hits = {n: 0 for n, _ in SERVERS}
+    recs = {}
+    for k in range(3):  # three rounds of the 20 queries, alternating
+        for qi, q in enumerate(QUERIES):
+            for w in order(k * len(QUERIES) + qi):
+                ms, text = srv[w].call("search_history", dict(args, query=q)); rep[w].append(ms)
+                m = re.search(r": ([0-9,]+) of ([0-9,]+) records matched", text)
+                if k == 0: hits[w] += int(m.group(1).replace(",", ""))
+                recs[w] = m.group(2)
+    for w in srv: hwm[w].append(srv[w].close())
+    floor = statistics.median(rg(files[scope], q) for q in QUERIES)
+    for w, _ in SERVERS:
+        rows[w].append((name, statistics.median(first[w]), tfirst, statistics.median(rep[w]), trep, floor, recs[w], hits[w]))
 # list_sessions
-lf = []
+lf, lr = {n: [] for n, _ in SERVERS}, {n: [] for n, _ in SERVERS}
 for i in range(starts):
-    s = Server(proj); ms, _ = s.call("list_sessions", {}); lf.append(ms); hwm.append(s.close())
-s = Server(proj); s.call("list_sessions", {}); lr = [s.call("list_sessions", {})[0] for _ in range(20)]; hwm.append(s.close())
+    for w in order(i):
+        s = Server(w, homes[w][1]); ms, _ = s.call("list_sessions", {}); lf[w].append(ms); hwm[w].append(s.close())
+srv = {w: Server(w, homes[w][1]) for w, _ in SERVERS}
+for w in srv: srv[w].call("list_sessions", {})
+for i in range(20):
+    for w in order(i): lr[w].append(srv[w].call("list_sessions", {})[0])
+for w in srv: hwm[w].append(srv[w].close())
 # the synthetic transcript
-bf, bh = [], []
+bf, bh = {n: [] for n, _ in SERVERS}, {n: [] for n, _ in SERVERS}
 for i in range(min(starts, 3)):
-    s = Server(os.path.join(home, "bigproj"), os.path.join(home, "bigconfig")); ms, text = s.call("search_history", {"query": "checkpoint"}); bf.append(ms); bh.append(s.close())
+    for w in order(i):
+        h = homes[w][0]
+        s = Server(w, os.path.join(h, "bigproj"), os.path.join(h, "bigconfig")); ms, text = s.call("search_history", {"query": "checkpoint"}); bf[w].append(ms); bh[w].append(s.close())
 bfloor = statistics.median(rg([os.path.join(bigdir, BIG + ".jsonl")], q) for q in QUERIES[:5])
-print()
-print("| search_history over stdio | first after initialize, median ms | target | repeated, median of 20 queries ms | target | rg -c floor, median ms | records | hits of the 20 |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
-for name, f, tf, r, tr, fl, recs, hits in rows:
-    print(f"| {name} | {f:.1f} | ≤ {tf} | {r:.2f} | ≤ {tr} | {fl:.1f} | {recs} | {hits} |")
-print(f"| synthetic {os.path.getsize(big) / 1e6:.0f} MB transcript{' (streamed: over 64 MB)' if os.path.getsize(big) > 64 << 20 else ''} | {statistics.median(bf):.0f} | ≤ 1000 | — | — | {bfloor:.0f} | | |")
-print()
-print(f"list_sessions (project, 5 sessions): first after initialize {statistics.median(lf):.1f} ms, repeated {statistics.median(lr):.2f} ms (target ≤ 20)")
-print(f"mcpserver peak RSS (VmHWM) on the corpus: max {max(hwm):.1f} MB, median {statistics.median(hwm):.1f} MB (target ≤ 64); "
-      f"with the synthetic transcript {max(bh):.1f} MB")
+big_name = f"synthetic {os.path.getsize(big) / 1e6:.0f} MB transcript{' (streamed: over 64 MB)' if os.path.getsize(big) > 64 << 20 else ''}"
+for w, _ in SERVERS:
+    print()
+    if len(SERVERS) > 1: print(f"{w}:")
+    print("| search_history over stdio | first after initialize, median ms | target | repeated, median of 20 queries × 3 ms | target | rg -c floor, median ms | records | hits of the 20 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, f, tf, r, tr, fl, recs_, h in rows[w]:
+        print(f"| {name} | {f:.1f} | ≤ {tf} | {r:.2f} | ≤ {tr} | {fl:.1f} | {recs_} | {h} |")
+    print(f"| {big_name} | {statistics.median(bf[w]):.0f} | ≤ 1000 | — | — | {bfloor:.0f} | | |")
+    print()
+    print(f"list_sessions (project, 5 sessions): first after initialize {statistics.median(lf[w]):.1f} ms, repeated {statistics.median(lr[w]):.2f} ms (target ≤ 20)")
+    print(f"mcpserver peak RSS (VmHWM) on the corpus: max {max(hwm[w]):.1f} MB, median {statistics.median(hwm[w]):.1f} MB (target ≤ 64); "
+          f"with the synthetic transcript {max(bh[w]):.1f} MB")
+if len(SERVERS) > 1:
+    b = SERVERS[1][0]
+    print()
+    print(f"| row, bottle ÷ {b} (medians) | first | repeated |")
+    print("|---|--:|--:|")
+    for (name, f, _, r, _, _, _, _), (_, fb, _, rb, _, _, _, _) in zip(rows["bottle"], rows[b]):
+        print(f"| {name} | {f / fb:.3f} | {r / rb:.3f} |")
+    print(f"| {big_name} | {statistics.median(bf['bottle']) / statistics.median(bf[b]):.3f} | — |")
+    print(f"| list_sessions | {statistics.median(lf['bottle']) / statistics.median(lf[b]):.3f} | {statistics.median(lr['bottle']) / statistics.median(lr[b]):.3f} |")
 EOF2
 }
 

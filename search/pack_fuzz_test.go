@@ -17,9 +17,9 @@ func FuzzPackText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, junk []byte) {
 		text = cleanText(text)
 		low := Fold(text)
-		got, err := unpackText(packText(text, low))
-		if err != nil || got != text {
-			t.Fatalf("unpack(pack(%q)) = %q, %v", text, got, err)
+		got, gotFolded, err := unpackText(packText(text, low))
+		if err != nil || got != text || gotFolded != low {
+			t.Fatalf("unpack(pack(%q)) = %q, %q, %v; want the text and %q", text, got, gotFolded, err, low)
 		}
 		gotLow, _, _, err := unpackLow(packText(text, low), nil)
 		if err != nil || string(gotLow) != low {

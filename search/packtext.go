@@ -84,25 +84,26 @@ func unpackLow(b, buf []byte) (low, diff, nbuf []byte, err error) {
 	return v[n:], v[:n], buf, nil
 }
 
-// unpackText is the text of a stored value.
-func unpackText(b []byte) (string, error) {
-	low, diff, _, err := unpackLow(b, nil)
+// unpackText is the text of a stored value, and the text folded (as
+// stored: not folded again).
+func unpackText(b []byte) (text, low string, err error) {
+	l, diff, _, err := unpackLow(b, nil)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	text := []byte(string(low))
+	t := []byte(string(l))
 	at := 0
 	for len(diff) > 0 {
 		d, w := binary.Uvarint(diff)
 		if w <= 0 || w >= len(diff) {
-			return "", errPacked
+			return "", "", errPacked
 		}
 		at += int(d)
-		if at >= len(text) {
-			return "", errPacked
+		if at >= len(t) {
+			return "", "", errPacked
 		}
-		text[at] = diff[w]
+		t[at] = diff[w]
 		diff = diff[w+1:]
 	}
-	return string(text), nil
+	return string(t), string(l), nil
 }

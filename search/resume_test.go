@@ -32,7 +32,7 @@ func heldRecords(t *testing.T, st *Store) []string {
 		if err := rows.Scan(&key, &kind, &rid, &label, &sec, &nsec, &tz, &seq, &paths, &packed); err != nil {
 			t.Fatal(err)
 		}
-		text, err := unpackText(packed)
+		text, _, err := unpackText(packed)
 		if err != nil {
 			t.Fatal(err)
 		}

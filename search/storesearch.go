@@ -257,20 +257,25 @@ func (s *Store) search(ctx context.Context, o Options) (*Result, error) {
 // pageHits adds the page's hits (their keys in order) to res, each with
 // its snippet.
 func pageHits(ctx context.Context, tx *sql.Tx, res *Result, page []hitKey, m *matcher) error {
+	st, err := tx.PrepareContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	for _, k := range page {
 		var rid, label, tz string
 		var packed []byte
 		var sec int64
 		var nsec int
-		if err := tx.QueryRowContext(ctx, "SELECT rid, label, tsec, tnsec, tz, text FROM rec WHERE id = ?", k.id).Scan(&rid, &label, &sec, &nsec, &tz, &packed); err != nil {
+		if err := st.QueryRowContext(ctx, k.id).Scan(&rid, &label, &sec, &nsec, &tz, &packed); err != nil {
 			return err
 		}
-		text, err := unpackText(packed)
+		text, low, err := unpackText(packed)
 		if err != nil {
 			return err
 		}
 		res.Hits = append(res.Hits, Hit{Session: k.session, ID: rid, Kind: Kinds[k.id&(1<<numShift-1)], Label: label,
-			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, Fold(text), m.q.Terms), Score: k.score, seq: int(k.seq)})
+			Time: partsTime(sec, nsec, tz), Snippet: snippet(text, low, m.q.Terms), Score: k.score, seq: int(k.seq)})
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -127,7 +128,7 @@ func (s *Store) update(ctx context.Context, r, w *sql.DB, o Options, wantT, want
 			if src.Transcript == "" {
 				key += "\x00p"
 			}
-			if r, ok := rows[key]; ok && dbfp != "" && r.fp == dbfp {
+			if r, ok := rows[key]; ok && dbfp != "" && beforeBar(r.fp) == dbfp {
 				sc.session[r.id] = src.ID
 			} else {
 				_, known := rows[key]
@@ -376,14 +377,19 @@ func (s *Store) read(ctx context.Context, o Options, j *job, prints map[string]s
 	}
 }
 
+// A stored source's fp is the database's stamp, then '|' and the
+// session's row counts when the read listed them.
+
 // afterBar is fp after its first '|' (a stored source's row counts).
 func afterBar(fp string) string {
-	for i := 0; i < len(fp); i++ {
-		if fp[i] == '|' {
-			return fp[i+1:]
-		}
-	}
-	return ""
+	_, after, _ := strings.Cut(fp, "|")
+	return after
+}
+
+// beforeBar is fp before its first '|' (the database's stamp).
+func beforeBar(fp string) string {
+	before, _, _ := strings.Cut(fp, "|")
+	return before
 }
 
 // old is a record the store holds, by its key in its source.
