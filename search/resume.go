@@ -100,7 +100,7 @@ func (s *Store) readTranscript(ctx context.Context, j *job) {
 		return
 	}
 	j.recs = j.recs[:0]
-	j.info, j.err = transcriptRecordsFrom(ctx, j.src.reader(), j.transcript, j.session, j.own, known, func(r Record) { j.recs = append(j.recs, r) })
+	j.info, j.err = transcriptRecordsFrom(ctx, j.src.reader(), j.transcript, j.session, j.own, known, func(r Record) { j.recs = append(j.recs, r) }, nil)
 	j.fp = transcriptFP(j.own.key(), j.info.results, ident)
 }
 
