@@ -19,9 +19,8 @@ import (
 const DefaultMaxBytes = 48 << 20
 
 // maxCachedFile is the largest transcript whose records are kept; larger
-// ones are streamed at every search. (A test lowers it, to stream small
-// ones.)
-var maxCachedFile int64 = 64 << 20
+// ones are streamed at every search.
+const maxCachedFile = 64 << 20
 
 // Index keeps the records of recently searched sources in memory, each
 // with the size and modification time its source had when it was read: a
@@ -154,10 +153,10 @@ func (ix *Index) maxBytes() int {
 // transcript hands every record of src's transcript to emit.
 func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 	st := statStamp(src.Transcript)
-	if ix == nil || !st.ok || st.size > maxCachedFile {
+	if ix == nil || !st.ok || st.size > m.streamAbove {
 		// Hits of a large transcript get their snippets at once, so that
 		// its text is not kept; a small one's text may be.
-		m.eager = !st.ok || st.size > maxCachedFile
+		m.eager = !st.ok || st.size > m.streamAbove
 		defer func() { m.eager = false }()
 		if m.eager {
 			_, err := streamRecords(ctx, src.reader(), src.Transcript, src.ID, m.own, m.add)

@@ -106,6 +106,9 @@ type Options struct {
 	// Store, when set, answers the search (see [Store]); when it cannot,
 	// the sources are scanned.
 	Store *Store
+	// streamAbove is the size over which a transcript is streamed
+	// (0: maxCachedFile); tests lower it, to stream small ones.
+	streamAbove int64
 }
 
 // Own names the tool calls that read bottle's own records: a Read of a
@@ -368,7 +371,8 @@ type matcher struct {
 	terms, excluded []needle
 	kinds           map[Kind]bool // nil: all
 	file            string
-	eager           bool // make snippets as hits come (the records are not kept)
+	eager           bool  // make snippets as hits come (the records are not kept)
+	streamAbove     int64 // Options.streamAbove
 	own             *ownRules
 	n               int // records searched
 	sum             int // their folded length
@@ -386,7 +390,7 @@ type matcher struct {
 }
 
 func newMatcher(o Options) *matcher {
-	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms)), own: newOwnRules(o.Own)}
+	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms)), own: newOwnRules(o.Own), streamAbove: cmp.Or(o.streamAbove, maxCachedFile)}
 	for _, t := range o.Query.Terms {
 		m.terms = append(m.terms, newNeedle(t))
 	}

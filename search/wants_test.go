@@ -125,9 +125,9 @@ func TestScanOverflow(t *testing.T) {
 		}
 		// Streamed, as a transcript too large to keep: each record is
 		// built in the same storage (scratch) and none is kept.
-		maxCachedFile = 1
-		got, err := Search(context.Background(), &Index{}, o)
-		maxCachedFile = 64 << 20
+		so := o
+		so.streamAbove = 1
+		got, err := Search(context.Background(), nil, so)
 		if err != nil {
 			t.Fatal(err)
 		}
