@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -62,12 +63,17 @@ type job struct {
 	fp           string
 	oldfp        string // the stored fingerprint, "" when none
 	oldSize      int64  // the stored size (a transcript's)
-	own          *ownRules
-	recs         []Record
-	info         transcriptInfo
-	err          error
-	unchanged    bool
-	id           int64 // the source's id in the store, once written
+	// fromState is the stored resume state of a transcript that grew
+	// (resumeState.encode); from is it decoded when the read went on from
+	// it.
+	fromState []byte
+	from      *resumeState
+	own       *ownRules
+	recs      []Record
+	info      transcriptInfo
+	err       error
+	unchanged bool
+	id        int64 // the source's id in the store, once written
 	// fresh: the store holds nothing of the source, so every record is
 	// written: their trigrams and tokens (index) are worked out by the
 	// reading goroutines (else by the writer, for the changed ones).
@@ -118,9 +124,16 @@ func (s *Store) update(ctx context.Context, r, w *sql.DB, o Options, wantT, want
 			case rows[key].size == size && rows[key].mtime == mtime && ownPart(rows[key].fp) == own.key():
 				sc.session[rows[key].id] = src.ID
 			default:
-				_, known := rows[key]
-				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
-					size: size, mtime: mtime, fp: own.key(), oldfp: rows[key].fp, oldSize: rows[key].size, own: own, fresh: !known})
+				old, known := rows[key]
+				j := &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
+					size: size, mtime: mtime, fp: own.key(), oldfp: old.fp, oldSize: old.size, own: own, fresh: !known}
+				if known && size > old.size {
+					// Grown: where its last read stopped.
+					if err := r.QueryRowContext(ctx, "SELECT state FROM resume WHERE src = ?", old.id).Scan(&j.fromState); err != nil && !errors.Is(err, sql.ErrNoRows) {
+						return nil, err
+					}
+				}
+				jobs = append(jobs, j)
 			}
 		}
 		if wantS {
@@ -178,7 +191,7 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job) error {
 		if !j.stored {
 			pending += j.size
 			build = append(build, &job{i: j.i, key: j.key, session: j.session, src: j.src, transcript: j.transcript,
-				size: j.size, mtime: j.mtime, fp: j.fp, oldfp: j.oldfp, oldSize: j.oldSize, own: j.own, fresh: j.fresh})
+				size: j.size, mtime: j.mtime, fp: j.fp, oldfp: j.oldfp, oldSize: j.oldSize, fromState: j.fromState, own: j.own, fresh: j.fresh})
 		}
 	}
 	limit := s.BuildBytes
@@ -425,6 +438,22 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		}
 		return id, nil
 	}
+	if j.from != nil {
+		// The read went on from the stored point: it must still be the
+		// store's (another process may have written the source since),
+		// and the source must keep its id.
+		var now []byte
+		if err := tx.QueryRowContext(ctx, "SELECT state FROM resume WHERE src = ?", id).Scan(&now); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+		if !bytes.Equal(now, j.fromState) || nextn+int64(len(j.recs)) >= maxNum {
+			j.oldfp, j.fromState = "", nil
+			s.readTranscript(ctx, j)
+			if j.err != nil {
+				return 0, j.err
+			}
+		}
+	}
 	old := map[string]oldRec{}
 	q, err := tx.QueryContext(ctx, "SELECT id, rid, h, seq FROM rec WHERE src = ?", id)
 	if err != nil {
@@ -536,8 +565,16 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		grams.merge(j.index, pre)
 	}
 	j.index = nil
-	for _, o := range old {
+	for k, o := range old {
+		if j.from != nil && keptBefore(k[:strings.IndexByte(k, 0)], j.from) {
+			continue // before the point the read went on from
+		}
 		if err := remove(o.id); err != nil {
+			return 0, err
+		}
+	}
+	if !j.stored {
+		if err := keepResume(ctx, tx, id, j); err != nil {
 			return 0, err
 		}
 	}
