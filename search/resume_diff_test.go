@@ -233,3 +233,24 @@ func TestResumeDifferential(t *testing.T) {
 		}
 	})
 }
+
+// FuzzResumeState: decodeResume takes any bytes without panicking, and a
+// state it takes, encoded again, decodes to the same state.
+func FuzzResumeState(f *testing.F) {
+	f.Add((&resumeState{ResumePoint: session.ResumePoint{Offset: 4096, Turns: 3, Tools: 7, Prompts: 3, Cwd: "/w", State: []byte{1, 2, 3}}, recs: 5}).encode())
+	f.Add([]byte{resumeVersion, 0, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decodeResume(b)
+		if err != nil {
+			return
+		}
+		enc := r.encode()
+		again, err := decodeResume(enc)
+		if err != nil {
+			t.Fatalf("%x decodes, and its encoding %x does not: %v", b, enc, err)
+		}
+		if got := again.encode(); string(got) != string(enc) || again.Offset != r.Offset || again.recs != r.recs || again.Cwd != r.Cwd {
+			t.Errorf("%x encodes as %x, then as %x", b, enc, got)
+		}
+	})
+}

@@ -202,27 +202,43 @@ func (rs *resumer) point(from *pointState) *session.ResumePoint {
 		}
 		return nil
 	}
-	set := slices.Clone(rs.marks[:m.keys])
+	st := &pointState{ResumePoint: session.ResumePoint{Offset: m.off, Turns: m.turns, Tools: m.tools, Prompts: m.prompts, Cwd: m.cwd},
+		set: slices.Clone(rs.marks[:m.keys]), pend: m.pend}
 	if from != nil {
-		set = append(set, from.set...)
+		st.set = append(st.set, from.set...)
 	}
-	slices.Sort(set)
-	set = slices.Compact(set)
-	b := binary.AppendUvarint(nil, uint64(len(set)))
+	slices.Sort(st.set)
+	st.set = slices.Compact(st.set)
+	st.State = st.body()
+	return &st.ResumePoint
+}
+
+// body is the state's encoding after its head check: the fingerprints,
+// then the pending calls.
+func (st *pointState) body() []byte {
+	b := binary.AppendUvarint(nil, uint64(len(st.set)))
 	prev := uint32(0)
-	for _, h := range set {
+	for _, h := range st.set {
 		b = binary.AppendUvarint(b, uint64(h-prev))
 		prev = h
 	}
-	b = binary.AppendUvarint(b, uint64(len(m.pend)))
-	for _, c := range m.pend {
+	b = binary.AppendUvarint(b, uint64(len(st.pend)))
+	for _, c := range st.pend {
 		b = binary.AppendUvarint(b, uint64(c.i))
 		b = appendBytes(b, []byte(c.id))
 		b = appendBytes(b, []byte(c.name))
 		b = appendTime(b, c.time)
 		b = appendBytes(b, c.input)
 	}
-	return &session.ResumePoint{Offset: m.off, Turns: m.turns, Tools: m.tools, Prompts: m.prompts, Cwd: m.cwd, State: b}
+	return b
+}
+
+// pointHeader is the head of a state: its version and the check of the n
+// bytes before the point.
+func pointHeader(n int64, crc uint64) []byte {
+	head := []byte{pointVersion}
+	head = binary.AppendUvarint(head, uint64(n))
+	return binary.LittleEndian.AppendUint64(head, crc)
 }
 
 // sealPoint puts the check of the bytes before pt.Offset in f at the head
@@ -233,10 +249,7 @@ func sealPoint(f *os.File, pt *session.ResumePoint) error {
 	if _, err := f.ReadAt(buf, pt.Offset-n); err != nil {
 		return fmt.Errorf("resume point: %w", err)
 	}
-	head := []byte{pointVersion}
-	head = binary.AppendUvarint(head, uint64(n))
-	head = binary.LittleEndian.AppendUint64(head, crc64.Checksum(buf, pointTable))
-	pt.State = append(head, pt.State...)
+	pt.State = append(pointHeader(n, crc64.Checksum(buf, pointTable)), pt.State...)
 	return nil
 }
 
