@@ -31,7 +31,7 @@ type growth struct {
 	from *resumeState
 	// plant, when set, changes the point before each resumed read (a
 	// planted bug the comparison must catch).
-	plant func(*resumeState)
+	plant          func(*resumeState)
 	resumed, whole int
 	refused        int // reads the reader would not go on (session.ErrResume)
 }

@@ -43,6 +43,31 @@ func heldRecords(t *testing.T, st *Store) []string {
 	return out
 }
 
+// heldCounts lists the store's counts of records by source and kind.
+func heldCounts(t *testing.T, st *Store) []string {
+	t.Helper()
+	r, _, err := st.dbs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := r.Query("SELECT s.key, a.kind, a.n, a.sum FROM agg a JOIN src s ON s.id = a.src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var key string
+		var kind, n, sum int64
+		if err := rows.Scan(&key, &kind, &n, &sum); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%q %d %d %d", key, kind, n, sum))
+	}
+	slices.Sort(out)
+	return out
+}
+
 // TestStoreResume: a transcript that grows in steps — cut anywhere, in the
 // middle of a line too, between a tool call and its result, across its
 // compaction — is read again from what the store knows of it (its first
@@ -107,6 +132,9 @@ func TestStoreResume(t *testing.T) {
 		whole := NewStore(filepath.Join(t.TempDir(), "whole.db"))
 		checkSame(t, whole, what+", whole", srcs, nil, "", "checkpoint")
 		got, want := heldRecords(t, st), heldRecords(t, whole)
+		if g, w := heldCounts(t, st), heldCounts(t, whole); !slices.Equal(g, w) {
+			t.Errorf("%s: the store counts its records by kind as %q, a whole read as %q", what, g, w)
+		}
 		whole.Close()
 		if !slices.Equal(got, want) {
 			for i := range min(len(got), len(want)) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -407,7 +408,7 @@ func beforeBar(fp string) string {
 
 // old is a record the store holds, by its key in its source.
 type oldRec struct {
-	id, h, seq int64
+	id, h, seq, len int64
 }
 
 // write stores a job's records in tx: records whose content
@@ -455,23 +456,25 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		}
 	}
 	old := map[string]oldRec{}
-	q, err := tx.QueryContext(ctx, "SELECT id, rid, h, seq FROM rec WHERE src = ?", id)
-	if err != nil {
-		return 0, err
-	}
 	seen := map[string]int{}
-	for q.Next() {
-		var o oldRec
-		var rid string
-		if err := q.Scan(&o.id, &rid, &o.h, &o.seq); err != nil {
-			q.Close()
+	for _, span := range oldSpans(j) {
+		q, err := tx.QueryContext(ctx, "SELECT id, rid, h, seq, len FROM rec WHERE src = ? AND seq >= ? AND seq < ?", id, span[0], span[1])
+		if err != nil {
 			return 0, err
 		}
-		old[recKey(rid, seen)] = o
-	}
-	q.Close()
-	if err := q.Err(); err != nil {
-		return 0, err
+		for q.Next() {
+			var o oldRec
+			var rid string
+			if err := q.Scan(&o.id, &rid, &o.h, &o.seq, &o.len); err != nil {
+				q.Close()
+				return 0, err
+			}
+			old[recKey(rid, seen)] = o
+		}
+		q.Close()
+		if err := q.Err(); err != nil {
+			return 0, err
+		}
 	}
 	if !sameKnown(j.recs, old) {
 		// The store does not hold what the read took as known (another
@@ -501,8 +504,14 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 	if err != nil {
 		return 0, err
 	}
-	remove := func(rid int64) error {
-		_, err := del.ExecContext(ctx, rid)
+	// A read that went on from a point changes few of the source's
+	// records: its counts change by what it adds and removes (counting
+	// them all again read every record of a 60 MB transcript's).
+	var delta [8]struct{ n, sum int64 }
+	remove := func(o oldRec) error {
+		delta[o.id&7].n--
+		delta[o.id&7].sum -= o.len
+		_, err := del.ExecContext(ctx, o.id)
 		return err
 	}
 	// A fresh source's records are all written, in order: the batch the
@@ -537,11 +546,13 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 				}
 				continue
 			}
-			if err := remove(o.id); err != nil {
+			if err := remove(o); err != nil {
 				return 0, err
 			}
 		}
 		rid := id<<srcShift | nextn<<numShift | code
+		delta[code].n++
+		delta[code].sum += int64(len(r.low))
 		nextn++
 		var paths any
 		if len(r.Paths) > 0 {
@@ -569,7 +580,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		if j.from != nil && keptBefore(k[:strings.IndexByte(k, 0)], j.from) {
 			continue // before the point the read went on from
 		}
-		if err := remove(o.id); err != nil {
+		if err := remove(o); err != nil {
 			return 0, err
 		}
 	}
@@ -578,10 +589,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 			return 0, err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM agg WHERE src = ?", id); err != nil {
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO agg(src, kind, n, sum) SELECT src, id & 7, count(*), sum(len) FROM rec WHERE src = ? GROUP BY id & 7", id); err != nil {
+	if err := writeAgg(ctx, tx, id, j.from != nil, &delta); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE src SET size = ?, mtime = ?, fp = ?, prompts = ?, nextn = ? WHERE id = ?",
@@ -652,4 +660,46 @@ func cutSpace(s string) (string, string, bool) {
 		}
 	}
 	return s, "", false
+}
+
+// writeAgg brings the source's counts by kind up to date: by delta after
+// a read that went on from a point (the records it left are counted), else
+// counted again.
+func writeAgg(ctx context.Context, tx *sql.Tx, id int64, byDelta bool, delta *[8]struct{ n, sum int64 }) error {
+	if !byDelta {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM agg WHERE src = ?", id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO agg(src, kind, n, sum) SELECT src, id & 7, count(*), sum(len) FROM rec WHERE src = ? GROUP BY id & 7", id)
+		return err
+	}
+	for kind, d := range delta {
+		if d.n == 0 && d.sum == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO agg(src, kind, n, sum) VALUES(?, ?, ?, ?) ON CONFLICT(src, kind) DO UPDATE SET n = n + excluded.n, sum = sum + excluded.sum",
+			id, kind, d.n, d.sum); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM agg WHERE src = ? AND n <= 0", id)
+	return err
+}
+
+// oldSpans are the ranges of order (seq) of the stored records a write of
+// job j compares its records with: all of them, or after a read that went
+// on from a point those it may have handed over again — the calls from the
+// first it handed over that is before the point (one waiting there), the
+// turns from the point's.
+func oldSpans(j *job) [][2]int64 {
+	if j.from == nil {
+		return [][2]int64{{math.MinInt64, math.MaxInt64}}
+	}
+	lo := int64(j.from.Tools)
+	for i := range j.recs {
+		if r := &j.recs[i]; r.Kind == KindTool && r.seq < textSeq {
+			lo = min(lo, int64(r.seq))
+		}
+	}
+	return [][2]int64{{lo, textSeq}, {textSeq + int64(j.from.recs), math.MaxInt64}}
 }
