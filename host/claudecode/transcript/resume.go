@@ -427,6 +427,9 @@ func readResumed(ctx context.Context, f *os.File, path string, o *ReadOptions) (
 	fail := func(err error) (*Transcript, error) {
 		return nil, fmt.Errorf("read transcript %s: %w", path, err)
 	}
+	if o.UntilFirstPrompt {
+		return fail(session.ErrResume) // the first prompt is before any point
+	}
 	st, err := decodePoint(o.From)
 	if err != nil {
 		return fail(fmt.Errorf("%w: %v", session.ErrResume, err))
@@ -452,12 +455,11 @@ func readResumed(ctx context.Context, f *os.File, path string, o *ReadOptions) (
 	if err != nil {
 		return fail(err)
 	}
-	if t.Resume != nil && t.Resume != &st.ResumePoint {
-		if err := sealPoint(f, t.Resume); err != nil {
-			return fail(err)
-		}
-	} else if t.Resume != nil {
-		t.Resume = o.From
+	switch {
+	case t.Resume == &st.ResumePoint:
+		t.Resume = o.From // no later point
+	case t.Resume != nil && sealPoint(f, t.Resume) != nil:
+		t.Resume = nil // cut shorter meanwhile: no point
 	}
 	return t, nil
 }
