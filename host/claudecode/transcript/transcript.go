@@ -51,6 +51,8 @@ var knownTypes = map[string]bool{
 // directory, a FIFO, a device) is refused before it is opened, so a FIFO
 // cannot block the reader. It fails only when the file cannot be read;
 // every problem inside the data is skipped and counted in Transcript.Diag.
+// It offers resume points (ReadOptions.Resume, From; resume.go); it fails
+// with session.ErrResume when it cannot go on from the point given.
 func Read(ctx context.Context, path string, o *ReadOptions) (*Transcript, error) {
 	f, err := openRegular(path)
 	if err != nil {
