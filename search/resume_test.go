@@ -43,6 +43,25 @@ func heldRecords(t *testing.T, st *Store) []string {
 	return out
 }
 
+// watchReads follows the transcripts st reads: reads returns those read
+// since it was last called.
+func watchReads(st *Store) (reads func() []transcriptInfo) {
+	var mu sync.Mutex
+	var got []transcriptInfo
+	st.onRead = func(_ string, info transcriptInfo) {
+		mu.Lock()
+		got = append(got, info)
+		mu.Unlock()
+	}
+	return func() []transcriptInfo {
+		mu.Lock()
+		defer mu.Unlock()
+		r := got
+		got = nil
+		return r
+	}
+}
+
 // heldCounts lists the store's counts of records by source and kind.
 func heldCounts(t *testing.T, st *Store) []string {
 	t.Helper()
@@ -100,22 +119,16 @@ func TestStoreResume(t *testing.T) {
 
 	// Each read into the store: a resumed one parses the lines from its
 	// point on, and no others.
-	var mu sync.Mutex
-	var reads []transcriptInfo
-	st.onRead = func(_ string, info transcriptInfo) {
-		mu.Lock()
-		reads = append(reads, info)
-		mu.Unlock()
-	}
+	reads := watchReads(st)
 	resumed := 0
 	for step, c := range cuts {
 		if err := os.WriteFile(path, full[:c], 0o600); err != nil && step == 0 {
 			t.Fatal(err)
 		}
 		what := fmt.Sprintf("step %d, %d of %d bytes", step, c, len(full))
-		reads = reads[:0]
+		reads()
 		checkSame(t, st, what, srcs, nil, "", "checkpoint", "the -go", `"if err"`)
-		for _, info := range reads {
+		for _, info := range reads() {
 			if !info.resumed {
 				continue
 			}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode"
@@ -400,15 +399,10 @@ func TestStoreUpkeep(t *testing.T) {
 	if err := r.QueryRow("SELECT id, nextn FROM src WHERE key = ?", key).Scan(&srcID, &next); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var reads []transcriptInfo
-	st.onRead = func(_ string, info transcriptInfo) {
-		mu.Lock()
-		reads = append(reads, info)
-		mu.Unlock()
-	}
+	watch := watchReads(st)
 	checkSame(t, st, "appended", srcs, nil, "", queries...)
 	st.onRead = nil
+	reads := watch()
 	// Read from the start of its last turn: only the lines from there.
 	data, err := os.ReadFile(srcs[0].Transcript)
 	if err != nil {
