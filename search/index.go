@@ -15,14 +15,13 @@ import (
 	"bottle/session"
 )
 
-// Index bounds.
-const (
-	// DefaultMaxBytes is how much record text an index keeps by default.
-	DefaultMaxBytes = 48 << 20
-	// maxCachedFile is the largest transcript whose records are kept;
-	// larger ones are streamed at every search.
-	maxCachedFile = 64 << 20
-)
+// DefaultMaxBytes is how much record text an index keeps by default.
+const DefaultMaxBytes = 48 << 20
+
+// maxCachedFile is the largest transcript whose records are kept; larger
+// ones are streamed at every search. (A test lowers it, to stream small
+// ones.)
+var maxCachedFile int64 = 64 << 20
 
 // Index keeps the records of recently searched sources in memory, each
 // with the size and modification time its source had when it was read: a
@@ -160,6 +159,10 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 		// its text is not kept; a small one's text may be.
 		m.eager = !st.ok || st.size > maxCachedFile
 		defer func() { m.eager = false }()
+		if m.eager {
+			_, err := streamRecords(ctx, src.reader(), src.Transcript, src.ID, m.own, m.add)
+			return err
+		}
 		_, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, m.own, m.add)
 		return err
 	}

@@ -137,14 +137,39 @@ func (q Query) String() string {
 // such as 'İ' and the Kelvin sign stay as they are). Offsets into a folded
 // text are offsets into the text.
 func Fold(s string) string {
-	i := 0
-	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') {
-		i++
-	}
+	i := foldStart(s)
 	if i == len(s) {
 		return s
 	}
 	b := []byte(s) // a copy, not zeroed first: folded in place below
+	foldFrom(b, s, i)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is ours alone
+}
+
+// foldInto is Fold(s) made in buf's storage when it differs from s: the
+// result is good until buf is used again.
+func foldInto(buf []byte, s string) (string, []byte) {
+	i := foldStart(s)
+	if i == len(s) {
+		return s, buf
+	}
+	buf = append(buf[:0], s...)
+	foldFrom(buf, s, i)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), buf
+}
+
+// foldStart is where Fold first changes s (len(s): nowhere), or the first
+// byte that is not ASCII.
+func foldStart(s string) int {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	return i
+}
+
+// foldFrom folds b, a copy of s, from byte i on.
+func foldFrom(b []byte, s string, i int) {
 	for i < len(s) {
 		// Eight ASCII bytes at a time: the upper-case letters among them
 		// get their 0x20 bit.
@@ -179,7 +204,6 @@ func Fold(s string) string {
 		}
 		i += size
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is ours alone
 }
 
 // cleanText replaces invalid UTF-8 and NUL bytes by U+FFFD, as every text

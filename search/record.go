@@ -2,9 +2,11 @@ package search
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"bottle/claudemem"
 	"bottle/internal/jsonscan"
@@ -66,13 +68,29 @@ type Record struct {
 }
 
 func newRecord(r Record) Record {
+	return newRecordIn(r, nil)
+}
+
+// newRecordIn is newRecord with its folded text in sc's storage, when sc
+// is set.
+func newRecordIn(r Record, sc *scratch) Record {
 	// Redacted before it is indexed: a credential is neither shown in a
 	// snippet nor findable.
 	r.Text = cleanText(privacy.Redact(r.Text))
 	r.Label = privacy.Redact(r.Label)
-	r.low = Fold(r.Text)
+	if sc != nil {
+		r.low, sc.low = foldInto(sc.low, r.Text)
+	} else {
+		r.low = Fold(r.Text)
+	}
 	return r
 }
+
+// scratch is the storage a streamed read builds each tool record's text
+// and folded text in: a record emitted with it is good only until emit
+// returns (a scan of a transcript too large to keep keeps no record, and
+// building each one anew allocated as much as the transcript's results).
+type scratch struct{ text, low []byte }
 
 // transcriptInfo is what a read of a transcript tells beside its records.
 type transcriptInfo struct {
@@ -99,14 +117,21 @@ const textSeq = 1 << 29
 // transcriptRecords reads the transcript at path and hands each record of
 // session id to emit, tool calls as their results arrive, the rest after.
 func transcriptRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
-	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit)
+	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, nil)
+}
+
+// streamRecords is transcriptRecords for a reader of records that keeps
+// none: each is good only until emit returns.
+func streamRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
+	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, &scratch{})
 }
 
 // transcriptRecordsFrom is transcriptRecords of a transcript that only grew
 // since a read whose info.results was known: the first known calls with
 // a result are the same calls with the same results (the file's bytes up
 // to there are the same), so they are handed over marked same, without
-// their text — the work of a read is mostly the tool calls' records.
+// their text — the work of a read is mostly the tool calls' records. With
+// sc, tool records are built in its storage (see scratch).
 //
 // With from, a point an earlier read of the file handed back, the read
 // goes on from there when the reader can: it hands over the records of
@@ -114,7 +139,9 @@ func transcriptRecords(ctx context.Context, read session.Reader, path, id string
 // a whole read hands over besides those of the earlier turns and calls,
 // which are the same — and info.resumed is set. A reader that cannot go on
 // from it fails with session.ErrResume.
-func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id string, own *ownRules, known int, from *resumeState, emit func(Record)) (transcriptInfo, error) {
+//
+// A read that keeps no record (sc) asks for no point.
+func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id string, own *ownRules, known int, from *resumeState, emit func(Record), sc *scratch) (transcriptInfo, error) {
 	seq, results := 0, 0
 	var point *session.ResumePoint
 	if from != nil {
@@ -132,10 +159,10 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 				}
 			}
 			d.Result = result()
-			emit(toolRecord(id, i, d, own))
+			emit(toolRecord(id, i, d, own, sc))
 		},
 		NoDigests: true,
-		Resume:    true,
+		Resume:    sc == nil,
 		From:      point,
 	})
 	if err != nil {
@@ -226,11 +253,17 @@ var pathKeys = map[string]bool{"file_path": true, "path": true, "notebook_path":
 
 // toolRecord is tool call i: its name, input values and result, stripped.
 // The result of a call that read bottle's own records (own) is left out.
-func toolRecord(id string, i int, d *session.ToolDetail, own *ownRules) Record {
-	var b strings.Builder
+// With sc, the record is built in its storage.
+func toolRecord(id string, i int, d *session.ToolDetail, own *ownRules, sc *scratch) Record {
 	// The input's values and the result, at most: grown once.
-	b.Grow(len(d.Name) + len(d.Input) + 1 + len(d.Result))
-	b.WriteString(privacy.Strip(d.Name))
+	n := len(d.Name) + len(d.Input) + 1 + len(d.Result)
+	var b []byte
+	if sc != nil {
+		b = slices.Grow(sc.text[:0], n)
+	} else {
+		b = make([]byte, 0, n)
+	}
+	b = append(b, privacy.Strip(d.Name)...)
 	var paths []string
 	walkJSON(d.Input, func(key, value string) {
 		value = privacy.Strip(value)
@@ -240,21 +273,24 @@ func toolRecord(id string, i int, d *session.ToolDetail, own *ownRules) Record {
 		if pathKeys[key] {
 			paths = append(paths, value)
 		}
-		b.WriteString("\n")
-		b.WriteString(value)
+		b = append(b, '\n')
+		b = append(b, value...)
 	})
 	if d.HasResult && !own.reads(d.Name, paths) {
 		if r := privacy.Strip(d.Result); strings.TrimSpace(r) != "" {
-			b.WriteString("\n")
-			b.WriteString(r)
+			b = append(b, '\n')
+			b = append(b, r...)
 		}
+	}
+	if sc != nil {
+		sc.text = b
 	}
 	label := privacy.Strip(d.Name)
 	if d.IsError {
 		label += " (error)"
 	}
-	return newRecord(Record{Session: id, ID: "t" + strconv.Itoa(i+1), Kind: KindTool, Label: label, Time: d.Time,
-		Text: b.String(), Paths: paths, seq: i})
+	return newRecordIn(Record{Session: id, ID: "t" + strconv.Itoa(i+1), Kind: KindTool, Label: label, Time: d.Time,
+		Text: unsafe.String(unsafe.SliceData(b), len(b)), Paths: paths, seq: i}, sc)
 }
 
 // walkJSON calls f with every string and number of a JSON text, and the

@@ -52,7 +52,7 @@ func (g *growth) read(t *testing.T, path string) {
 		if g.plant != nil {
 			g.plant(from)
 		}
-		info, err := transcriptRecordsFrom(context.Background(), transcript.Read, path, "s", nil, 0, from, add)
+		info, err := transcriptRecordsFrom(context.Background(), transcript.Read, path, "s", nil, 0, from, add, nil)
 		switch {
 		case err == nil && info.resumed:
 			g.resumed++

@@ -324,9 +324,12 @@ func checkSame(t *testing.T, st *Store, what string, srcs []Source, db *claudeme
 	checkSameWith(t, st, what, Options{Sources: srcs, DB: db, DBPath: dbPath}, queries...)
 }
 
-// checkSameWith is checkSame with the sources and rules of base.
+// checkSameWith is checkSame with the sources and rules of base. The scan
+// reads each source once for all the queries (an index of its own:
+// TestScanOverflow holds it to the scan without one).
 func checkSameWith(t *testing.T, st *Store, what string, base Options, queries ...string) {
 	t.Helper()
+	ix := &Index{}
 	for _, qs := range queries {
 		q, err := Parse(qs)
 		if err != nil {
@@ -334,7 +337,7 @@ func checkSameWith(t *testing.T, st *Store, what string, base Options, queries .
 		}
 		o := base
 		o.Query, o.Limit = q, MaxLimit
-		want, err := Search(context.Background(), nil, o)
+		want, err := Search(context.Background(), ix, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,9 +91,9 @@ func TestStoreThenMemory(t *testing.T) {
 // TestScanOverflow: a scan that finds more hits than it keeps reads its
 // sources again for the page alone, and answers exactly as one that keeps
 // them all: the same total, page, order, scores and snippets, at every
-// page and filter, with and without the in-memory index.
+// page and filter, with and without the in-memory index, and streamed.
 func TestScanOverflow(t *testing.T) {
-	srcs := genSources(t, t.TempDir(), 3, 512<<10)
+	srcs := genSources(t, t.TempDir(), 3, 160<<10)
 	recs := allRecords(t, srcs, nil)
 	paths := toolPaths(recs)
 	queries := genQueries(recs, 60, 5, "the", "go", "checkpoint", "observation index", "token -checkpoint", `"if err"`)
@@ -123,7 +123,17 @@ func TestScanOverflow(t *testing.T) {
 			}
 			sameResult(t, fmt.Sprintf("%q kinds %v file %q limit %d offset %d (index %v)", qs, kinds, file, limit, offset, ix != nil), got, want)
 		}
+		// Streamed, as a transcript too large to keep: each record is
+		// built in the same storage (scratch) and none is kept.
+		maxCachedFile = 1
+		got, err := Search(context.Background(), &Index{}, o)
+		maxCachedFile = 64 << 20
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResult(t, fmt.Sprintf("%q kinds %v file %q limit %d offset %d (streamed)", qs, kinds, file, limit, offset), got, want)
 	}
+	t.Logf("%d of %d queries found more hits than a scan keeps", overflowed, len(queries))
 	if overflowed < 10 {
 		t.Fatalf("only %d of %d queries found more hits than a scan keeps", overflowed, len(queries))
 	}
