@@ -48,9 +48,10 @@ const (
 	maxPendingBytes = 1 << 20
 	// pointHead is how many bytes before the point its check hashes.
 	pointHead = 4096
-	// maxPointTools bounds a decoded point's call count (the parser
-	// allocates that many placeholders): more than any 64 MB transcript.
-	maxPointTools = 1 << 22
+	// minToolBytes bounds a decoded point's call count by its offset (the
+	// parser allocates that many placeholders): a tool_use block with an
+	// id takes more bytes than this.
+	minToolBytes = 40
 	pointVersion  = 1
 )
 
@@ -369,7 +370,7 @@ func (d *pointDecoder) time() time.Time {
 // decodePoint reads pt's state; it fails with errPoint on anything it did
 // not write.
 func decodePoint(pt *session.ResumePoint) (*pointState, error) {
-	if pt.Offset < 0 || pt.Tools < 0 || pt.Tools > maxPointTools || pt.Turns < 0 || pt.Prompts < 0 {
+	if pt.Offset < 0 || pt.Tools < 0 || int64(pt.Tools) > pt.Offset/minToolBytes+1 || pt.Turns < 0 || pt.Prompts < 0 {
 		return nil, errPoint
 	}
 	st := &pointState{ResumePoint: *pt}
