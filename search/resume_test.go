@@ -89,10 +89,11 @@ func heldCounts(t *testing.T, st *Store) []string {
 
 // TestStoreResume: a transcript that grows in steps — cut anywhere, in the
 // middle of a line too, between a tool call and its result, across its
-// compaction — is read again from what the store knows of it (its first
-// calls with results kept, not built again), and the store then holds
-// exactly the records a whole read of the file builds, answering as the
-// scan does; a file replaced by a longer one is read whole.
+// compaction — is read again from where the last read stopped (its resume
+// point: only the lines from there are parsed), and the store then holds
+// exactly the records (and counts by kind) a whole read of the file
+// builds, answering as the scan does; a file replaced by a longer one is
+// read whole.
 func TestStoreResume(t *testing.T) {
 	dir := t.TempDir()
 	id := "99990000-0000-4000-8000-000000000001"
