@@ -10,6 +10,9 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"bottle/host/claudecode/transcript"
+	"bottle/session"
 )
 
 // heldRecords lists every record the store holds, as text: its source
@@ -95,14 +98,8 @@ func heldCounts(t *testing.T, st *Store) []string {
 // builds, answering as the scan does; a file replaced by a longer one is
 // read whole.
 func TestStoreResume(t *testing.T) {
-	dir := t.TempDir()
 	id := "99990000-0000-4000-8000-000000000001"
 	full := genBytes(t, 400<<10, 5, id)
-	path := filepath.Join(dir, id+".jsonl")
-	srcs := []Source{{ID: id, Transcript: path}}
-	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
-	defer st.Close()
-
 	// Cut points: random ones (mostly inside lines), and the end of a
 	// tool call's line before its result's.
 	r := rand.New(rand.NewPCG(29, 1))
@@ -117,6 +114,24 @@ func TestStoreResume(t *testing.T) {
 	cuts = append(cuts, len(full))
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
+	// A reader that offers no points (as Codex's): the store keeps the
+	// calls with results the last read handed over.
+	withoutPoints := func(ctx context.Context, path string, o *session.ReadOptions) (*session.Transcript, error) {
+		c := *o
+		c.Resume, c.From = false, nil
+		return transcript.Read(ctx, path, &c)
+	}
+	t.Run("points", func(t *testing.T) { storeResume(t, id, full, cuts, nil) })
+	t.Run("no points", func(t *testing.T) { storeResume(t, id, full, cuts, withoutPoints) })
+}
+
+// storeResume is TestStoreResume with the reader read (nil: Claude
+// Code's, which offers points).
+func storeResume(t *testing.T, id string, full []byte, cuts []int, read session.Reader) {
+	path := filepath.Join(t.TempDir(), id+".jsonl")
+	srcs := []Source{{ID: id, Transcript: path, Read: read}}
+	st := NewStore(filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
 
 	// Each read into the store: a resumed one parses the lines from its
 	// point on, and no others.
@@ -127,11 +142,23 @@ func TestStoreResume(t *testing.T) {
 			t.Fatal(err)
 		}
 		what := fmt.Sprintf("step %d, %d of %d bytes", step, c, len(full))
+		if read != nil {
+			var fp string
+			if r, _, err := st.dbs(context.Background()); err == nil {
+				r.QueryRow("SELECT fp FROM src").Scan(&fp)
+			}
+			if step > 0 && knownResults(fp, ownPart(fp), path) > 0 {
+				resumed++
+			}
+		}
 		reads()
 		checkSame(t, st, what, srcs, nil, "", "checkpoint", "the -go", `"if err"`)
 		for _, info := range reads() {
 			if !info.resumed {
 				continue
+			}
+			if read != nil {
+				t.Errorf("%s: a reader without points went on from one", what)
 			}
 			resumed++
 			tail := full[info.from:c]
@@ -159,7 +186,7 @@ func TestStoreResume(t *testing.T) {
 			t.Fatalf("%s: %d records, a whole read %d", what, len(got), len(want))
 		}
 	}
-	t.Logf("%d of %d steps read from the last read's point", resumed, len(cuts)-1)
+	t.Logf("%d of %d steps read from what the store knew", resumed, len(cuts)-1)
 	if resumed < len(cuts)/2 {
 		t.Errorf("%d of %d steps read from what the store knew; want most", resumed, len(cuts)-1)
 	}
