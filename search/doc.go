@@ -21,9 +21,11 @@
 // text, its set of byte trigrams and its words' counts (postings, which
 // rank a word found in most records without reading them) in SQLite, kept
 // up to date at every search and never authoritative. A transcript that
-// only grew since the store read it (the same file, longer) keeps the
-// records of the tool calls that read handed over with their results; a
-// truncated or replaced one is read whole. A Store kept between searches
+// only grew since the store read it (the same file, longer) is read from
+// the resume point that read handed back (the start of its last turn),
+// when its reader offers points, the records before it kept; else it keeps
+// the records of the tool calls that read handed over with their results.
+// A truncated or replaced one is read whole. A Store kept between searches
 // holds its sources' stamps and record counts in memory until another
 // process writes. A [Source]'s transcript is read by its
 // host's reader (Claude Code's when it names none). The package reads

@@ -97,20 +97,33 @@ type transcriptInfo struct {
 	prompts int
 	cwd     string
 	// results counts the tool calls handed over as their results arrived
-	// (in file order).
+	// (in file order); 0 after a resumed read, which does not know it.
 	results int
+	// resume is where a later read of the file, grown, can go on from
+	// (nil: the reader offers none); resumed says the read went on from
+	// one, and lines counts the lines it read.
+	resume  *resumeState
+	resumed bool
+	from    int64 // the offset a resumed read started at
+	lines   int
 }
+
+// textSeq is the order of a transcript's first record that is not a tool
+// call: after the calls (ordered by their numbers), and independent of
+// how many there are, so that a grown transcript's earlier records keep
+// theirs.
+const textSeq = 1 << 29
 
 // transcriptRecords reads the transcript at path and hands each record of
 // session id to emit, tool calls as their results arrive, the rest after.
 func transcriptRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
-	return transcriptRecordsFrom(ctx, read, path, id, own, 0, emit, nil)
+	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, nil)
 }
 
 // streamRecords is transcriptRecords for a reader of records that keeps
 // none: each is good only until emit returns.
 func streamRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
-	return transcriptRecordsFrom(ctx, read, path, id, own, 0, emit, &scratch{})
+	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, &scratch{})
 }
 
 // transcriptRecordsFrom is transcriptRecords of a transcript that only grew
@@ -119,8 +132,21 @@ func streamRecords(ctx context.Context, read session.Reader, path, id string, ow
 // to there are the same), so they are handed over marked same, without
 // their text — the work of a read is mostly the tool calls' records. With
 // sc, tool records are built in its storage (see scratch).
-func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id string, own *ownRules, known int, emit func(Record), sc *scratch) (transcriptInfo, error) {
+//
+// With from, a point an earlier read of the file handed back, the read
+// goes on from there when the reader can: it hands over the records of
+// the turns from the point on and of the calls still waiting there — what
+// a whole read hands over besides those of the earlier turns and calls,
+// which are the same — and info.resumed is set. A reader that cannot go on
+// from it fails with session.ErrResume.
+//
+// A read that keeps no record (sc) asks for no point.
+func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id string, own *ownRules, known int, from *resumeState, emit func(Record), sc *scratch) (transcriptInfo, error) {
 	seq, results := 0, 0
+	var point *session.ResumePoint
+	if from != nil {
+		point, known = &from.ResumePoint, 0
+	}
 	t, err := read(ctx, path, &session.ReadOptions{
 		CaptureTools: func(string) bool { return true },
 		// Each call as its result arrives (one without at the end): its
@@ -136,11 +162,27 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 			emit(toolRecord(id, i, d, own, sc))
 		},
 		NoDigests: true,
+		Resume:    sc == nil,
+		From:      point,
 	})
 	if err != nil {
 		return transcriptInfo{}, err
 	}
-	seq = len(t.Tools)
+	// A resumed read's turns and records go on from the point's.
+	base := 0
+	seq = textSeq
+	if t.Resumed {
+		base, seq, results = from.Turns, textSeq+from.recs, 0
+	}
+	// The records before the turn the read's point opens.
+	var next *resumeState
+	switch {
+	case t.Resume == nil:
+	case t.Resumed && t.Resume == point:
+		next = from
+	default:
+		next = &resumeState{ResumePoint: *t.Resume, recs: -1}
+	}
 	turn := 0
 	var reply strings.Builder
 	var replyTime time.Time
@@ -163,7 +205,10 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 	}
 	for _, span := range session.Turns(t.Events) {
 		flush()
-		turn = span.N
+		turn = base + span.N
+		if next != nil && next.recs < 0 && turn == next.Turns+1 {
+			next.recs = seq - textSeq
+		}
 		for _, e := range t.Events[span.Start:span.End] {
 			switch e.Kind {
 			case session.EvPrompt:
@@ -197,7 +242,10 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 		}
 	}
 	flush()
-	return transcriptInfo{prompts: t.Prompts, cwd: t.Cwd, results: results}, nil
+	if next != nil && next.recs < 0 {
+		next = nil // not a turn's start after all: no point
+	}
+	return transcriptInfo{prompts: t.Prompts, cwd: t.Cwd, results: results, resume: next, resumed: t.Resumed, from: from.offset(t.Resumed), lines: t.Diag.Lines}, nil
 }
 
 // pathKeys are the tool input fields that name a file.

@@ -20,7 +20,7 @@ import (
 // storeFormat names the layout of a store's tables and whether its text is
 // redacted; a file without it is not ours (or an older layout, or one
 // written with redaction switched the other way) and is set aside.
-var storeFormat = "bottle search index 6" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
+var storeFormat = "bottle search index 7" + map[bool]string{true: "", false: " unredacted"}[privacy.Redacting()]
 
 // The store is a cache: it is written without fsync (synchronous=OFF), and
 // a file a crash left corrupt is set aside and rebuilt.
@@ -71,6 +71,8 @@ type Store struct {
 	err      error   // why the store cannot be used (searches scan)
 	building bool    // a background build runs
 	cache    *srcCache
+	// onRead, in tests, is told of each transcript read into the store.
+	onRead func(path string, info transcriptInfo)
 }
 
 // DefaultBuildBytes is how much transcript a search of a server's store
@@ -222,7 +224,7 @@ CREATE TABLE IF NOT EXISTS rec(
 	len INTEGER NOT NULL,
 	h INTEGER NOT NULL,
 	text TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS rec_src ON rec(src);
+CREATE INDEX IF NOT EXISTS rec_src ON rec(src, seq);
 CREATE TABLE IF NOT EXISTS agg(src INTEGER NOT NULL, kind INTEGER NOT NULL, n INTEGER NOT NULL, sum INTEGER NOT NULL,
 	PRIMARY KEY(src, kind)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS cat(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
@@ -234,6 +236,7 @@ CREATE INDEX IF NOT EXISTS gram_seg ON gram(seg);
 CREATE TABLE IF NOT EXISTS word(seg INTEGER PRIMARY KEY, voc BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS wpost(id INTEGER PRIMARY KEY, post BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS dead(id INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS resume(src INTEGER PRIMARY KEY, state BLOB NOT NULL);
 CREATE TRIGGER IF NOT EXISTS rec_dead AFTER DELETE ON rec BEGIN INSERT OR IGNORE INTO dead(id) VALUES(old.id); END;
 `
 

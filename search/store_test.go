@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -401,7 +402,20 @@ func TestStoreUpkeep(t *testing.T) {
 	if err := r.QueryRow("SELECT id, nextn FROM src WHERE key = ?", key).Scan(&srcID, &next); err != nil {
 		t.Fatal(err)
 	}
+	watch := watchReads(st)
 	checkSame(t, st, "appended", srcs, nil, "", queries...)
+	st.onRead = nil
+	reads := watch()
+	// Read from the start of its last turn: only the lines from there.
+	data, err := os.ReadFile(srcs[0].Transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reads) != 1 || !reads[0].resumed || reads[0].from <= 0 || reads[0].lines != bytes.Count(data[reads[0].from:], []byte("\n")) {
+		t.Errorf("after one appended turn, the reads were %+v; want one from the last read's point, of the lines after it", reads)
+	} else {
+		t.Logf("one appended turn: read from byte %d of %d, %d lines", reads[0].from, len(data), reads[0].lines)
+	}
 	recs1, _ := storeRows(t, st)
 	var rewritten int
 	r.QueryRow("SELECT count(*) FROM rec WHERE src = ? AND id >= ?", srcID, srcID<<srcShift|next<<numShift).Scan(&rewritten)

@@ -1,12 +1,14 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -62,12 +64,17 @@ type job struct {
 	fp           string
 	oldfp        string // the stored fingerprint, "" when none
 	oldSize      int64  // the stored size (a transcript's)
-	own          *ownRules
-	recs         []Record
-	info         transcriptInfo
-	err          error
-	unchanged    bool
-	id           int64 // the source's id in the store, once written
+	// fromState is the stored resume state of a transcript that grew
+	// (resumeState.encode); from is it decoded when the read went on from
+	// it.
+	fromState []byte
+	from      *resumeState
+	own       *ownRules
+	recs      []Record
+	info      transcriptInfo
+	err       error
+	unchanged bool
+	id        int64 // the source's id in the store, once written
 	// fresh: the store holds nothing of the source, so every record is
 	// written: their trigrams and tokens (index) are worked out by the
 	// reading goroutines (else by the writer, for the changed ones).
@@ -118,9 +125,16 @@ func (s *Store) update(ctx context.Context, r, w *sql.DB, o Options, wantT, want
 			case rows[key].size == size && rows[key].mtime == mtime && ownPart(rows[key].fp) == own.key():
 				sc.session[rows[key].id] = src.ID
 			default:
-				_, known := rows[key]
-				jobs = append(jobs, &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
-					size: size, mtime: mtime, fp: own.key(), oldfp: rows[key].fp, oldSize: rows[key].size, own: own, fresh: !known})
+				old, known := rows[key]
+				j := &job{i: i, key: key, session: src.ID, src: src, transcript: src.Transcript,
+					size: size, mtime: mtime, fp: own.key(), oldfp: old.fp, oldSize: old.size, own: own, fresh: !known}
+				if known && size > old.size {
+					// Grown: where its last read stopped.
+					if err := r.QueryRowContext(ctx, "SELECT state FROM resume WHERE src = ?", old.id).Scan(&j.fromState); err != nil && !errors.Is(err, sql.ErrNoRows) {
+						return nil, err
+					}
+				}
+				jobs = append(jobs, j)
 			}
 		}
 		if wantS {
@@ -178,7 +192,7 @@ func (s *Store) background(w *sql.DB, o Options, jobs []*job) error {
 		if !j.stored {
 			pending += j.size
 			build = append(build, &job{i: j.i, key: j.key, session: j.session, src: j.src, transcript: j.transcript,
-				size: j.size, mtime: j.mtime, fp: j.fp, oldfp: j.oldfp, oldSize: j.oldSize, own: j.own, fresh: j.fresh})
+				size: j.size, mtime: j.mtime, fp: j.fp, oldfp: j.oldfp, oldSize: j.oldSize, fromState: j.fromState, own: j.own, fresh: j.fresh})
 		}
 	}
 	limit := s.BuildBytes
@@ -394,7 +408,7 @@ func beforeBar(fp string) string {
 
 // old is a record the store holds, by its key in its source.
 type oldRec struct {
-	id, h, seq int64
+	id, h, seq, len int64
 }
 
 // write stores a job's records in tx: records whose content
@@ -425,24 +439,42 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		}
 		return id, nil
 	}
-	old := map[string]oldRec{}
-	q, err := tx.QueryContext(ctx, "SELECT id, rid, h, seq FROM rec WHERE src = ?", id)
-	if err != nil {
-		return 0, err
-	}
-	seen := map[string]int{}
-	for q.Next() {
-		var o oldRec
-		var rid string
-		if err := q.Scan(&o.id, &rid, &o.h, &o.seq); err != nil {
-			q.Close()
+	if j.from != nil {
+		// The read went on from the stored point: it must still be the
+		// store's (another process may have written the source since),
+		// and the source must keep its id.
+		var now []byte
+		if err := tx.QueryRowContext(ctx, "SELECT state FROM resume WHERE src = ?", id).Scan(&now); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return 0, err
 		}
-		old[recKey(rid, seen)] = o
+		if !bytes.Equal(now, j.fromState) || nextn+int64(len(j.recs)) >= maxNum {
+			j.oldfp, j.fromState = "", nil
+			s.readTranscript(ctx, j)
+			if j.err != nil {
+				return 0, j.err
+			}
+		}
 	}
-	q.Close()
-	if err := q.Err(); err != nil {
-		return 0, err
+	old := map[string]oldRec{}
+	seen := map[string]int{}
+	for _, span := range oldSpans(j) {
+		q, err := tx.QueryContext(ctx, "SELECT id, rid, h, seq, len FROM rec WHERE src = ? AND seq >= ? AND seq < ?", id, span[0], span[1])
+		if err != nil {
+			return 0, err
+		}
+		for q.Next() {
+			var o oldRec
+			var rid string
+			if err := q.Scan(&o.id, &rid, &o.h, &o.seq, &o.len); err != nil {
+				q.Close()
+				return 0, err
+			}
+			old[recKey(rid, seen)] = o
+		}
+		q.Close()
+		if err := q.Err(); err != nil {
+			return 0, err
+		}
 	}
 	if !sameKnown(j.recs, old) {
 		// The store does not hold what the read took as known (another
@@ -472,8 +504,14 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 	if err != nil {
 		return 0, err
 	}
-	remove := func(rid int64) error {
-		_, err := del.ExecContext(ctx, rid)
+	// A read that went on from a point changes few of the source's
+	// records: its counts change by what it adds and removes (counting
+	// them all again read every record of a 60 MB transcript's).
+	var delta [8]struct{ n, sum int64 }
+	remove := func(o oldRec) error {
+		delta[o.id&7].n--
+		delta[o.id&7].sum -= o.len
+		_, err := del.ExecContext(ctx, o.id)
 		return err
 	}
 	// A fresh source's records are all written, in order: the batch the
@@ -508,11 +546,13 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 				}
 				continue
 			}
-			if err := remove(o.id); err != nil {
+			if err := remove(o); err != nil {
 				return 0, err
 			}
 		}
 		rid := id<<srcShift | nextn<<numShift | code
+		delta[code].n++
+		delta[code].sum += int64(len(r.low))
 		nextn++
 		var paths any
 		if len(r.Paths) > 0 {
@@ -536,15 +576,20 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, j *job, grams *gramBatch)
 		grams.merge(j.index, pre)
 	}
 	j.index = nil
-	for _, o := range old {
-		if err := remove(o.id); err != nil {
+	for k, o := range old {
+		if j.from != nil && keptBefore(k[:strings.IndexByte(k, 0)], j.from) {
+			continue // before the point the read went on from
+		}
+		if err := remove(o); err != nil {
 			return 0, err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM agg WHERE src = ?", id); err != nil {
-		return 0, err
+	if !j.stored {
+		if err := keepResume(ctx, tx, id, j); err != nil {
+			return 0, err
+		}
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO agg(src, kind, n, sum) SELECT src, id & 7, count(*), sum(len) FROM rec WHERE src = ? GROUP BY id & 7", id); err != nil {
+	if err := writeAgg(ctx, tx, id, j.from != nil, &delta); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE src SET size = ?, mtime = ?, fp = ?, prompts = ?, nextn = ? WHERE id = ?",
@@ -615,4 +660,46 @@ func cutSpace(s string) (string, string, bool) {
 		}
 	}
 	return s, "", false
+}
+
+// writeAgg brings the source's counts by kind up to date: by delta after
+// a read that went on from a point (the records it left are counted), else
+// counted again.
+func writeAgg(ctx context.Context, tx *sql.Tx, id int64, byDelta bool, delta *[8]struct{ n, sum int64 }) error {
+	if !byDelta {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM agg WHERE src = ?", id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO agg(src, kind, n, sum) SELECT src, id & 7, count(*), sum(len) FROM rec WHERE src = ? GROUP BY id & 7", id)
+		return err
+	}
+	for kind, d := range delta {
+		if d.n == 0 && d.sum == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO agg(src, kind, n, sum) VALUES(?, ?, ?, ?) ON CONFLICT(src, kind) DO UPDATE SET n = n + excluded.n, sum = sum + excluded.sum",
+			id, kind, d.n, d.sum); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM agg WHERE src = ? AND n <= 0", id)
+	return err
+}
+
+// oldSpans are the ranges of order (seq) of the stored records a write of
+// job j compares its records with: all of them, or after a read that went
+// on from a point those it may have handed over again — the calls from the
+// first it handed over that is before the point (one waiting there), the
+// turns from the point's.
+func oldSpans(j *job) [][2]int64 {
+	if j.from == nil {
+		return [][2]int64{{math.MinInt64, math.MaxInt64}}
+	}
+	lo := int64(j.from.Tools)
+	for i := range j.recs {
+		if r := &j.recs[i]; r.Kind == KindTool && r.seq < textSeq {
+			lo = min(lo, int64(r.seq))
+		}
+	}
+	return [][2]int64{{lo, textSeq}, {textSeq + int64(j.from.recs), math.MaxInt64}}
 }

@@ -548,7 +548,7 @@ func decodeRids(b []byte, out []int64) ([]int64, error) {
 // id: record ids are never used twice, so the postings of a deleted
 // record (in the dead table) never count for another.
 func renumber(ctx context.Context, tx *sql.Tx, j *job, id int64) (int64, error) {
-	for _, q := range []string{"DELETE FROM rec WHERE src = ?", "DELETE FROM agg WHERE src = ?", "DELETE FROM src WHERE id = ?"} {
+	for _, q := range []string{"DELETE FROM rec WHERE src = ?", "DELETE FROM agg WHERE src = ?", "DELETE FROM resume WHERE src = ?", "DELETE FROM src WHERE id = ?"} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return 0, err
 		}

@@ -27,6 +27,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -181,7 +182,40 @@ type Transcript struct {
 	TextBytes, ToolBytes int
 	Prompts              int
 	Diag                 Diagnostics
+	// Resume, when ReadOptions.Resume asked for it and the reader can
+	// resume, is the point a later read of the same file, grown since,
+	// can start from (ReadOptions.From); nil otherwise.
+	Resume *ResumePoint
+	// Resumed reports that the read started at ReadOptions.From: Events
+	// and Diag are those of the lines from there on, Tools[:From.Tools]
+	// are zero, and Prompts and Cwd go on from the point's.
+	Resumed bool
 }
+
+// ResumePoint is where a read of a transcript that only grows can start
+// again: Offset, the start of a line, and what the reader needs of the
+// lines before it to go on exactly as a whole read would. A host's reader
+// may offer it (ReadOptions.Resume); one that does not reads whole.
+type ResumePoint struct {
+	Offset int64
+	// Turns counts the EvPrompt events before the point: the first one
+	// read from it opens turn Turns+1.
+	Turns int
+	// Tools counts the tool calls before it: the first one read from it is
+	// Transcript.Tools[Tools].
+	Tools   int
+	Prompts int    // Transcript.Prompts before it
+	Cwd     string // Transcript.Cwd at it
+	// State is the reader's own, opaque to everyone else: it is kept as it
+	// is and handed back.
+	State []byte
+}
+
+// ErrResume is a reader's answer to a ReadOptions.From it cannot go on
+// from: the file changed before the point, or a line after it refers to
+// one before it that the point does not carry. The file is then to be
+// read whole.
+var ErrResume = errors.New("the read cannot resume at the point given")
 
 // ToolDetail is one tool call in full, kept only when [ReadOptions.Capture]
 // asks for it. Input is the tool_use input as the transcript holds it (not
@@ -277,6 +311,12 @@ type ReadOptions struct {
 	// main-thread entries (Transcript.HasSession): a resumed session's
 	// file holds several, so the first one alone does not tell.
 	Session string
+	// Resume asks a reader that can for Transcript.Resume.
+	Resume bool
+	// From, when set, starts the read at a point an earlier read of the
+	// same file handed back (Transcript.Resumed); a reader that cannot go
+	// on from it fails with ErrResume.
+	From *ResumePoint
 }
 
 // WorkDir is the working directory the session was last in: the Text of

@@ -31,6 +31,7 @@ const (
 // lineRec is one scanned line: everything the reader applies, decoded,
 // without the bulk it skips. Raw fields point into the line.
 type lineRec struct {
+	off        int // the line's offset in its chunk
 	kind       recKind
 	sidechain  bool
 	hasUUID    bool

@@ -20,6 +20,7 @@ import (
 
 	"bottle/internal/jsonscan"
 	"bottle/render/digest"
+	"bottle/session"
 )
 
 // MaxLineBytes is the longest transcript line the reader decodes. Real lines
@@ -50,15 +51,23 @@ var knownTypes = map[string]bool{
 // directory, a FIFO, a device) is refused before it is opened, so a FIFO
 // cannot block the reader. It fails only when the file cannot be read;
 // every problem inside the data is skipped and counted in Transcript.Diag.
+// It offers resume points (ReadOptions.Resume, From; resume.go); it fails
+// with session.ErrResume when it cannot go on from the point given.
 func Read(ctx context.Context, path string, o *ReadOptions) (*Transcript, error) {
 	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	t, err := reader{}.read(ctxReader{ctx, f}, o)
+	if o != nil && o.From != nil {
+		return readResumed(ctx, f, path, o)
+	}
+	t, err := reader{}.read(ctxReader{ctx, f}, o, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript %s: %w", path, err)
+	}
+	if t.Resume != nil && sealPoint(f, t.Resume) != nil {
+		t.Resume = nil // cut shorter meanwhile: no point
 	}
 	return t, nil
 }
@@ -76,7 +85,13 @@ type reader struct {
 }
 
 func (rd reader) readFrom(r io.Reader, o *ReadOptions) (*Transcript, error) {
-	t, err := rd.read(r, o)
+	if o != nil && (o.From != nil || o.Resume) {
+		// A point is a file's: a stream is read whole, without one.
+		c := *o
+		c.From, c.Resume = nil, false
+		o = &c
+	}
+	t, err := rd.read(r, o, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
@@ -121,7 +136,10 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // apply the scanned chunks in file order, so the result is the same as a
 // line-by-line read. At most a few chunks are in flight: memory does not
 // grow with the transcript, only with what the transcript keeps.
-func (rd reader) read(r io.Reader, o *ReadOptions) (*Transcript, error) {
+//
+// With from, r stands at from.Offset and the parser goes on from the
+// state there (see resume.go).
+func (rd reader) read(r io.Reader, o *ReadOptions, from *pointState) (*Transcript, error) {
 	if o == nil {
 		o = &ReadOptions{}
 	}
@@ -136,14 +154,24 @@ func (rd reader) read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	// workers may work them out; a captured call's result is decoded in
 	// file order all the same.
 	p.speculate = p.digests
-	if size := sizeHint(r); size > 0 && !firstPrompt {
+	if size := sizeHint(r); size > 0 && !firstPrompt && from == nil {
 		p.presize(size)
+	}
+	if (o.Resume || from != nil) && !firstPrompt {
+		p.rs = &resumer{}
+	}
+	lr := &lineReader{r: r}
+	if from != nil {
+		p.resumeFrom(from)
+		// Mid-file: no byte-order mark to skip.
+		lr.pos, lr.started = from.Offset, true
 	}
 	size := rd.chunkSize
 	if size <= 0 {
 		size = defaultChunkSize
 	}
-	var src chunkSource = &lineReader{r: r, size: size}
+	lr.size = size
+	var src chunkSource = lr
 	var err error
 	if firstPrompt || runtime.GOMAXPROCS(0) == 1 {
 		err = p.readSequential(src, firstPrompt)
@@ -163,6 +191,15 @@ func (rd reader) read(r io.Reader, o *ReadOptions) (*Transcript, error) {
 	p.t.Diag.Lines += lines
 	p.t.Diag.Oversized += over
 	p.finish()
+	if p.rs != nil {
+		if from != nil && (p.rs.bad || len(p.t.Events) > 0 && p.t.Events[0].Kind != EvPrompt) {
+			// A line after the point refers to one before it (or the
+			// point is not a turn's start after all).
+			return nil, session.ErrResume
+		}
+		p.t.Resume = p.rs.point(from)
+		p.t.Resumed = from != nil
+	}
 	if len(p.t.Events) == 0 {
 		p.t.Events = nil // as without the size hint
 	}
@@ -242,12 +279,16 @@ func (c *chunk) clearRecs() {
 
 // chunk is a run of whole lines and, once scanned, their records.
 type chunk struct {
-	buf   []byte // the read buffer (data is a prefix of it), if any
-	end   int    // in a mapped file: the offset after the chunk
-	data  []byte // whole lines; the last one lacks its newline only at EOF
-	eof   bool
-	lines int // lines scanned (Diagnostics.Lines)
-	over  int // oversized lines among them
+	buf []byte // the read buffer (data is a prefix of it), if any
+	end int    // in a mapped file: the offset after the chunk
+	// base is the offset of data in the file; noBase: not known (a line
+	// too long to read was skipped before it).
+	base   int64
+	noBase bool
+	data   []byte // whole lines; the last one lacks its newline only at EOF
+	eof    bool
+	lines  int // lines scanned (Diagnostics.Lines)
+	over   int // oversized lines among them
 	// skipped counts the entries of types the reader skips, whose records
 	// are dropped at once.
 	skipped int
@@ -270,6 +311,10 @@ type lineReader struct {
 	carry   []byte // the start of a line read past the previous chunk
 	started bool   // the stream's first bytes are read (and a mark skipped)
 	eof     bool
+	// pos is the offset in the file of carry's first byte; lost: not
+	// known since a line too long to read was skipped.
+	pos  int64
+	lost bool
 	// lines longer than any buffer, skipped while reading
 	lines, over int
 }
@@ -308,15 +353,19 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 			lr.started = true
 			if bytes.HasPrefix(buf, byteOrderMark) {
 				buf = buf[:copy(buf, buf[len(byteOrderMark):])]
+				lr.pos += int64(len(byteOrderMark))
 			}
 		}
+		c.base, c.noBase = lr.pos, lr.lost
 		if lr.eof {
 			c.buf, c.data, c.eof = buf, buf, true
+			lr.pos += int64(len(buf))
 			return len(buf) > 0, nil
 		}
 		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 			lr.carry = append(lr.carry, buf[i+1:]...)
 			c.buf, c.data, c.eof = buf, buf[:i+1], false
+			lr.pos += int64(i + 1)
 			return true, nil
 		}
 		// A full buffer without a newline: one line longer than it.
@@ -329,6 +378,7 @@ func (lr *lineReader) next(c *chunk) (bool, error) {
 		// Longer than any line the reader decodes: skip to its end.
 		lr.lines++
 		lr.over++
+		lr.lost = true
 		buf = buf[:0]
 		for empty := 0; !lr.eof; {
 			full := buf[:cap(buf)]
@@ -360,6 +410,7 @@ func (c *chunk) scan(s *lineScanner, sp *speculator) {
 	c.lines, c.over, c.skipped = 0, 0, 0
 	sp.reset()
 	for data := c.data; len(data) > 0; {
+		off := len(c.data) - len(data)
 		line, torn := data, false
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
@@ -388,6 +439,7 @@ func (c *chunk) scan(s *lineScanner, sp *speculator) {
 		}
 		r := &c.recs[len(c.recs)-1]
 		s.parseLine(line, torn, r)
+		r.off = off
 		switch r.kind {
 		case recNone:
 			c.skipped++
@@ -670,8 +722,12 @@ type parser struct {
 	// speculate lets workers digest tool calls whose tool_use they saw in
 	// the same chunk.
 	speculate bool
-	cwd       atomic.Pointer[string] // t.Cwd once known, for the workers
-	call      digest.Call            // the digests' scratch call
+	// rs keeps the resume point of a read that asks for one, or goes on
+	// from one (resume.go); prompts counts the EvPrompt events.
+	rs      *resumer
+	prompts int
+	cwd     atomic.Pointer[string] // t.Cwd once known, for the workers
+	call    digest.Call            // the digests' scratch call
 }
 
 // pendingCall keeps a tool_use's input until its result arrives.
@@ -701,7 +757,13 @@ func (p *parser) apply(c *chunk) {
 	p.t.Diag.Lines += c.lines
 	p.t.Diag.Oversized += c.over
 	p.t.Diag.Entries += c.skipped
+	if rs := p.rs; rs != nil && c.noBase {
+		rs.lost = true
+	}
 	for i := range c.recs {
+		if p.rs != nil {
+			p.rs.off = c.base + int64(c.recs[i].off)
+		}
 		p.line(&c.recs[i])
 	}
 	// The chunk's buffer is reused: keep a copy of the inputs of calls
@@ -712,6 +774,9 @@ func (p *parser) apply(c *chunk) {
 		}
 	}
 	p.viewed = p.viewed[:0]
+	if p.rs != nil {
+		p.rs.settle(p)
+	}
 }
 
 // size grows the empty maps once, before the first record, after the
@@ -748,12 +813,18 @@ func (p *parser) line(r *lineRec) {
 		p.t.Diag.Sidechain++
 		return
 	}
+	if p.rs != nil && r.kind == recUser {
+		p.rs.begin(p)
+	}
 	if r.hasUUID {
 		// One map operation: the set grows unless the uuid was seen.
 		n := len(p.seen)
 		if p.seen[r.uuid] = struct{}{}; len(p.seen) == n {
 			p.t.Diag.Duplicates++
 			return
+		}
+		if p.rs != nil {
+			p.rs.add('u', r.uuid[:])
 		}
 	}
 	ts := r.ts
@@ -800,6 +871,12 @@ func (p *parser) malformed() {
 }
 
 func (p *parser) emit(e Event) {
+	if e.Kind == EvPrompt {
+		if p.rs != nil {
+			p.rs.prompt(p)
+		}
+		p.prompts++
+	}
 	p.t.Events = append(p.t.Events, e)
 	p.lastWasC = e.Kind == EvCompaction
 }
@@ -908,6 +985,9 @@ func (p *parser) assistant(r *lineRec, ts time.Time) {
 					p.emit(Event{Kind: EvAssistant, Time: ts})
 					i = len(p.t.Events) - 1
 					p.msgs[id] = i
+					if p.rs != nil {
+						p.rs.add('m', []byte(id))
+					}
 				}
 				p.lastMsg, p.lastIdx = id, i
 			}
@@ -921,6 +1001,10 @@ func (p *parser) assistant(r *lineRec, ts time.Time) {
 			continue
 		}
 		p.tools[b.id] = len(p.t.Tools)
+		if p.rs != nil {
+			p.rs.add('t', []byte(b.id))
+			p.rs.open = append(p.rs.open, len(p.t.Tools))
+		}
 		p.t.Tools = append(p.t.Tools, ToolCall{ID: b.id, Name: b.name, Time: ts})
 		// The input is a view into the chunk: copied when the chunk is
 		// done if the call is still waiting for its result.

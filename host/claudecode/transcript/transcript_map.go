@@ -102,6 +102,7 @@ func (mr *mapReader) next(c *chunk) (bool, error) {
 	// 16 pages as the scan touches them.
 	populate(mr.m[mr.off&^(pageSize-1) : end])
 	c.data, c.eof = mr.m[mr.off:end], end == len(mr.m)
+	c.base = int64(mr.off)
 	c.end = end
 	mr.off = end
 	return true, nil
