@@ -59,6 +59,8 @@ type Record struct {
 	Event     *Event
 	Turn      *TurnContext
 	Compacted *Compacted
+
+	off int64 // where the line starts in the (decompressed) file
 }
 
 // SessionMeta is the first line of a rollout.
@@ -215,8 +217,14 @@ func ReadFrom(r io.Reader) (*Rollout, error) {
 		defer dec.Close()
 		br = bufio.NewReaderSize(dec, 64<<10)
 	}
+	return readLines(br, 0)
+}
+
+// readLines reads a rollout's lines from r, whose first byte is at offset
+// base of the file.
+func readLines(r *bufio.Reader, base int64) (*Rollout, error) {
 	out := &Rollout{}
-	err := eachLine(br, func(line []byte, torn, oversized bool) {
+	err := eachLine(r, func(line []byte, start int64, torn, oversized bool) {
 		out.Diag.Lines++
 		if oversized {
 			out.Diag.Oversized++
@@ -236,6 +244,7 @@ func ReadFrom(r io.Reader) (*Rollout, error) {
 		default:
 			out.Diag.Records++
 			rec.Line = out.Diag.Lines
+			rec.off = base + start
 			out.Records = append(out.Records, rec)
 		}
 	})
@@ -245,14 +254,17 @@ func ReadFrom(r io.Reader) (*Rollout, error) {
 	return out, nil
 }
 
-// eachLine calls fn for every line of r, without its newline. torn is set
-// for a final line without a newline; a line over MaxLineBytes (one byte
-// more for a torn one) is reported oversized and not kept.
-func eachLine(r *bufio.Reader, fn func(line []byte, torn, oversized bool)) error {
+// eachLine calls fn for every line of r, without its newline, with the
+// offset of its start. torn is set for a final line without a newline; a
+// line over MaxLineBytes (one byte more for a torn one) is reported
+// oversized and not kept.
+func eachLine(r *bufio.Reader, fn func(line []byte, start int64, torn, oversized bool)) error {
 	var buf []byte
 	over := false
+	var pos, start int64
 	for {
 		frag, err := r.ReadSlice('\n')
+		pos += int64(len(frag))
 		if !over {
 			if len(buf)+len(frag) > MaxLineBytes+2 {
 				over, buf = true, buf[:0]
@@ -263,16 +275,16 @@ func eachLine(r *bufio.Reader, fn func(line []byte, torn, oversized bool)) error
 		switch {
 		case err == nil:
 			if over || len(buf)-1 > MaxLineBytes {
-				fn(nil, false, true)
+				fn(nil, start, false, true)
 			} else {
-				fn(buf[:len(buf)-1], false, false)
+				fn(buf[:len(buf)-1], start, false, false)
 			}
-			buf, over = buf[:0], false
+			buf, over, start = buf[:0], false, pos
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			if len(buf) > 0 || over {
-				fn(buf, true, over || len(buf) > MaxLineBytes+1)
+				fn(buf, start, true, over || len(buf) > MaxLineBytes+1)
 			}
 			return nil
 		default:

@@ -23,6 +23,9 @@ const HostName = "Codex CLI"
 // before an EvCwd. Text is raw, as every reader's: the renderer strips
 // it.
 func ReadSession(ctx context.Context, path string, o *session.ReadOptions) (*session.Transcript, error) {
+	if o != nil && !o.UntilFirstPrompt && (o.Resume || o.From != nil) {
+		return readResumable(ctx, path, o)
+	}
 	r, err := Read(path)
 	if err != nil {
 		return nil, err
@@ -36,23 +39,36 @@ func Session(ctx context.Context, r *Rollout, o *session.ReadOptions) (*session.
 	if o == nil {
 		o = &session.ReadOptions{}
 	}
-	b := builder{o: o, t: &session.Transcript{Host: HostName}, open: map[string]int{}}
-	t := b.t
-	t.Diag = session.Diagnostics{Lines: r.Diag.Lines, Entries: r.Diag.Records, Malformed: r.Diag.Malformed,
+	b := newBuilder(o, r)
+	if err := b.run(ctx, r); err != nil {
+		return nil, err
+	}
+	return b.t, nil
+}
+
+func newBuilder(o *session.ReadOptions, r *Rollout) *builder {
+	b := &builder{o: o, t: &session.Transcript{Host: HostName}, open: map[string]int{}}
+	b.t.Diag = session.Diagnostics{Lines: r.Diag.Lines, Entries: r.Diag.Records, Malformed: r.Diag.Malformed,
 		Oversized: r.Diag.Oversized, UnknownTypes: r.Diag.UnknownTypes, TornTail: r.Diag.TornTail}
 	b.itemMessages = hasItemMessages(r.Records)
+	return b
+}
+
+// run takes r's records, in order, and completes the calls left waiting.
+func (b *builder) run(ctx context.Context, r *Rollout) error {
 	for k := range r.Records {
 		if k%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 		}
+		b.off = r.Records[k].off
 		if b.record(&r.Records[k]) {
 			break
 		}
 	}
 	b.finish()
-	return t, nil
+	return nil
 }
 
 // hasItemMessages reports whether the rollout holds the user's or the
@@ -80,6 +96,14 @@ type builder struct {
 	movedAt time.Time
 	open    map[string]int // calls awaiting their output, by call id
 	pending []pendingCall  // by index into t.Tools
+	// undone are the calls that may not be complete yet (a superset), for
+	// a resume point.
+	undone []int
+	// marking: the read hands back a resume point, mark (see note); off
+	// is the offset of the record's line being taken.
+	marking bool
+	off     int64
+	mark    *mark
 }
 
 // pendingCall is what a call's line and detail are worked out from.
@@ -187,6 +211,7 @@ func (b *builder) prompt(at time.Time, text string) bool {
 	if strings.TrimSpace(text) == "" {
 		return false
 	}
+	b.note()
 	b.t.Prompts++
 	b.t.TextBytes += len(text)
 	b.emit(session.Event{Kind: session.EvPrompt, Time: at, Text: text})
@@ -236,6 +261,7 @@ func (b *builder) call(at time.Time, it *Item) {
 	i := len(t.Tools)
 	t.Tools = append(t.Tools, session.ToolCall{ID: it.CallID, Name: c.ToolName(), Time: at})
 	b.pending = append(b.pending, pendingCall{call: c, cwd: b.cwd})
+	b.undone = append(b.undone, i)
 	b.emit(session.Event{Kind: session.EvTool, Time: at, Tool: i})
 	if it.Type == ItemWebSearchCall {
 		b.complete(i, at, false)

@@ -52,7 +52,7 @@ const (
 	// parser allocates that many placeholders): a tool_use block with an
 	// id takes more bytes than this.
 	minToolBytes = 40
-	pointVersion  = 1
+	pointVersion = 1
 )
 
 var pointTable = crc64.MakeTable(crc64.ECMA)
