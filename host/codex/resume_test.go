@@ -161,7 +161,7 @@ func resumeDiff(t *testing.T, path string, p *session.ResumePoint, plant func(*m
 }
 
 // TestResumeRollout: the rollouts under testdata in one, cut after each
-// line (every fourth under the race detector) and read with a point, then
+// line (every eighth under the race detector) and read with a point, then
 // read whole from that point, hold what a whole read holds from there on.
 // Catches: a point that forgets its waiting calls or its folders is found.
 func TestResumeRollout(t *testing.T) {
@@ -169,7 +169,7 @@ func TestResumeRollout(t *testing.T) {
 	var cuts []int
 	for i, n := 0, 0; i < len(data); i++ {
 		if data[i] == '\n' {
-			if n++; !raceEnabled || n%4 == 0 {
+			if n++; !raceEnabled || n%8 == 0 {
 				cuts = append(cuts, i+1)
 			}
 		}
