@@ -20,8 +20,9 @@
 // as an [Action] where the working state should follow it; it may name
 // itself in Transcript.Host for the bottle to show.
 //
-// It owns the model's types and rules only: it reads no file, and it may
-// import render/digest (the typed tool line) alone.
+// It owns the model's types and rules only: it opens no file (a resume
+// point's check, [PointSum], reads the bytes a reader hands it), and it
+// may import render/digest (the typed tool line) alone.
 package session
 
 import (
@@ -29,6 +30,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc64"
+	"io"
 	"time"
 
 	"bottle/render/digest"
@@ -216,6 +219,27 @@ type ResumePoint struct {
 // one before it that the point does not carry. The file is then to be
 // read whole.
 var ErrResume = errors.New("the read cannot resume at the point given")
+
+// PointHead is how many bytes before a resume point its check covers: a
+// reader goes on from a point only while they hash as they did when it
+// made the point (the file grew; it was not rewritten up to there).
+const PointHead = 4096
+
+var pointTable = crc64.MakeTable(crc64.ECMA)
+
+// PointSum is the check of the PointHead bytes of r before off (all of
+// them when off is smaller): what a host's reader keeps in a point it
+// makes, and compares before it goes on from one.
+func PointSum(r io.ReaderAt, off int64) (uint64, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("check the bytes before offset %d: %w", off, ErrResume)
+	}
+	buf := make([]byte, min(off, PointHead))
+	if _, err := r.ReadAt(buf, off-int64(len(buf))); err != nil {
+		return 0, fmt.Errorf("check the bytes before offset %d: %w", off, err)
+	}
+	return crc64.Checksum(buf, pointTable), nil
+}
 
 // ToolDetail is one tool call in full, kept only when [ReadOptions.Capture]
 // asks for it. Input is the tool_use input as the transcript holds it (not

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io"
 	"os"
 	"slices"
@@ -42,22 +41,19 @@ import (
 // folder go in the point's open fields.
 //
 // A point is checked against the file before a read goes on from it: the
-// file is at least as long, and the pointHead bytes before it hash as they
-// did (the caller checks the file's identity too).
+// file is at least as long, and the session.PointHead bytes before it hash
+// as they did (session.PointSum; the caller checks the file's identity
+// too).
 
 const (
 	maxWaiting      = 256
 	maxWaitingBytes = 1 << 20
-	// pointHead is how many bytes before the point its check hashes.
-	pointHead    = 4096
-	pointVersion = 1
+	pointVersion    = 1
 	// minCallBytes bounds a point's call and prompt counts by its offset
 	// (a resumed read allocates that many placeholders): a line holding a
 	// call or a prompt takes more bytes than this.
 	minCallBytes = 64
 )
-
-var pointTable = crc64.MakeTable(crc64.ECMA)
 
 // mark is the builder's state at the start of a prompt's line: what a
 // point is made of.
@@ -70,7 +66,7 @@ type mark struct {
 	sessionID            string
 	itemMessages         bool
 	waiting              []waitingCall
-	check                uint64 // of the pointHead bytes before off
+	check                uint64 // session.PointSum at off
 	toolBytes, textBytes int
 }
 
@@ -161,7 +157,7 @@ func readResumable(ctx context.Context, path string, o *session.ReadOptions) (*s
 		if from, err = decodePoint(o.From); err != nil {
 			return nil, session.ErrResume
 		}
-		if sum, err := headSum(f, from.off); err != nil || sum != from.check {
+		if sum, err := session.PointSum(f, from.off); err != nil || sum != from.check {
 			return nil, session.ErrResume
 		}
 		if _, err := f.Seek(from.off, io.SeekStart); err != nil {
@@ -195,21 +191,11 @@ func readResumable(ctx context.Context, path string, o *session.ReadOptions) (*s
 		b.t.Resume = o.From // the same point: the prefix is the same
 		return b.t, nil
 	}
-	if b.mark.check, err = headSum(f, b.mark.off); err != nil {
+	if b.mark.check, err = session.PointSum(f, b.mark.off); err != nil {
 		return b.t, nil // no point; the read stands
 	}
 	b.t.Resume = b.mark.point()
 	return b.t, nil
-}
-
-// headSum hashes the pointHead bytes of f before off (fewer at its start).
-func headSum(f *os.File, off int64) (uint64, error) {
-	n := min(off, pointHead)
-	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, off-n); err != nil {
-		return 0, err
-	}
-	return crc64.Checksum(buf, pointTable), nil
 }
 
 // point is m as a session.ResumePoint, its own part encoded in State.

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io"
 	"os"
 	"slices"
@@ -40,22 +39,19 @@ import (
 // and the first cwd go in the point's open fields.
 //
 // A point is checked against the file before a read goes on from it: the
-// file is at least as long, and the pointHead bytes before it hash as they
-// did (the caller checks the file's identity too).
+// file is at least as long, and the session.PointHead bytes before it hash
+// as they did (session.PointSum; the caller checks the file's identity
+// too).
 
 const (
 	maxPending      = 256
 	maxPendingBytes = 1 << 20
-	// pointHead is how many bytes before the point its check hashes.
-	pointHead = 4096
 	// minToolBytes bounds a decoded point's call count by its offset (the
 	// parser allocates that many placeholders): a tool_use block with an
 	// id takes more bytes than this.
 	minToolBytes = 40
 	pointVersion = 1
 )
-
-var pointTable = crc64.MakeTable(crc64.ECMA)
 
 // resumer is a parser's resume state.
 type resumer struct {
@@ -245,12 +241,11 @@ func pointHeader(n int64, crc uint64) []byte {
 // sealPoint puts the check of the bytes before pt.Offset in f at the head
 // of its state.
 func sealPoint(f *os.File, pt *session.ResumePoint) error {
-	n := min(pt.Offset, pointHead)
-	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, pt.Offset-n); err != nil {
+	sum, err := session.PointSum(f, pt.Offset)
+	if err != nil {
 		return fmt.Errorf("resume point: %w", err)
 	}
-	pt.State = append(pointHeader(n, crc64.Checksum(buf, pointTable)), pt.State...)
+	pt.State = append(pointHeader(min(pt.Offset, session.PointHead), sum), pt.State...)
 	return nil
 }
 
@@ -379,7 +374,7 @@ func decodePoint(pt *session.ResumePoint) (*pointState, error) {
 		return nil, errPoint
 	}
 	n := d.uvarint()
-	if n > pointHead || int64(n) > pt.Offset {
+	if n > session.PointHead || int64(n) > pt.Offset {
 		return nil, errPoint
 	}
 	st.headLen = int(n)
@@ -442,11 +437,11 @@ func readResumed(ctx context.Context, f *os.File, path string, o *ReadOptions) (
 	if fi.Size() < st.Offset {
 		return fail(session.ErrResume)
 	}
-	buf := make([]byte, st.headLen)
-	if _, err := f.ReadAt(buf, st.Offset-int64(st.headLen)); err != nil {
+	sum, err := session.PointSum(f, st.Offset)
+	if err != nil {
 		return fail(err)
 	}
-	if crc64.Checksum(buf, pointTable) != st.head {
+	if int64(st.headLen) != min(st.Offset, session.PointHead) || sum != st.head {
 		return fail(session.ErrResume)
 	}
 	if _, err := f.Seek(st.Offset, io.SeekStart); err != nil {
