@@ -217,28 +217,13 @@ func docFuzzTargets(page string) []fuzzTarget {
 func codeFuzzTargets(t *testing.T, root string) []fuzzTarget {
 	t.Helper()
 	var ts []fuzzTarget
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	pkgs := moduleTestFiles(t, root)
+	for _, pkg := range slices.Sorted(maps.Keys(pkgs)) {
+		for _, path := range slices.Sorted(maps.Keys(pkgs[pkg])) {
+			for _, m := range codeFuzzR.FindAllStringSubmatch(pkgs[pkg][path], -1) {
+				ts = append(ts, fuzzTarget{pkg, m[1]})
+			}
 		}
-		if d.IsDir() && path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		for _, m := range codeFuzzR.FindAllStringSubmatch(string(src), -1) {
-			ts = append(ts, fuzzTarget{"./" + filepath.ToSlash(rel), m[1]})
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return ts
 }

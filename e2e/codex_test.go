@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"bottle/host/codex"
+	"bottle/internal/racemode"
 	"bottle/locate"
 )
 
@@ -151,7 +152,7 @@ func (w *codexWorld) env() []string {
 		"TZ":                  "UTC",
 		"NO_PROXY":            "127.0.0.1,localhost",
 	}
-	if raceEnabled {
+	if racemode.Enabled {
 		vars["GORACE"] = "atexit_sleep_ms=0"
 	}
 	out := make([]string, 0, len(vars))

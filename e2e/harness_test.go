@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"bottle/internal/racemode"
 	"bottle/internal/testbin"
 )
 
@@ -65,7 +66,7 @@ type binaries struct{ hookbin, mcpserver, pretooluse string }
 // the test itself has it.
 func buildBinaries(t *testing.T) binaries {
 	t.Helper()
-	b := testbin.For(t, raceEnabled)
+	b := testbin.For(t, racemode.Enabled)
 	return binaries{hookbin: b.Hookbin, mcpserver: b.MCPServer, pretooluse: b.PreToolUse}
 }
 
@@ -232,7 +233,7 @@ func (w *world) env(extra map[string]string) []string {
 	if tmp := os.Getenv("TMPDIR"); tmp != "" {
 		vars["TMPDIR"] = tmp
 	}
-	if raceEnabled {
+	if racemode.Enabled {
 		// A race-enabled binary sleeps 1 s at exit by default; Claude Code
 		// waits for every hook and for the MCP server, so runs would take
 		// seconds longer. Races are still reported (stderr, exit 66).

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"bottle/internal/measure/corpustest"
+	"bottle/internal/racemode"
 )
 
 // TestCorpusRedactions runs the redactor over every text of the corpus:
@@ -21,7 +22,7 @@ import (
 // rules (RedactAssignments) apply to digests and names only; their
 // redactions are listed apart.
 func TestCorpusRedactions(t *testing.T) {
-	if raceEnabled {
+	if racemode.Enabled {
 		t.Skip("a listing for a reviewer, and no goroutine: CI makes it without the race detector (.ci/run, credentials)")
 	}
 	dir := corpustest.Dir(t)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/internal/racemode"
 	"bottle/render/digest"
 )
 
@@ -416,7 +417,7 @@ func TestFoldLastSaid(t *testing.T) {
 // fits it, with the prompt, the newest calls and the final message whole
 // and every call's id shown. How long it takes is BenchmarkRenderRun's.
 func TestRunFitsBudget(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racemode.Enabled {
 		t.Skip("writes and renders a 100 MB transcript: not under -short, nor under -race, which slows it tenfold")
 	}
 	const calls = 20000

@@ -51,6 +51,7 @@ var moduleImports = map[string][]string{
 	"internal/codexconfig":           {"internal/claudesettings"},
 	"internal/measure/corpustest":    {},
 	"internal/goldentest":            {},
+	"internal/racemode":              {},
 	"internal/measure/fidelity":      {"render", "host/claudecode/transcript", "session"},
 	"internal/hooklog":               {"privacy"},
 	"internal/measure/gentranscript": {},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/internal/racemode"
 	"bottle/render/digest"
 )
 
@@ -154,8 +155,11 @@ func randBottle(r *rand.Rand, n int, mode Mode, folds bool) *Bottle {
 func TestMarkdownParallelRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	locs := []*time.Location{time.UTC, time.FixedZone("X", -7*3600-30*60), time.FixedZone("Y", 13*3600)}
-	par := 0
-	for iter := 0; iter < 300; iter++ {
+	par, iters := 0, 300
+	if racemode.Enabled {
+		iters = 100 // .ci/run checks all 300 without the race detector
+	}
+	for iter := 0; iter < iters; iter++ {
 		mode := ModeFull
 		if iter%3 == 1 {
 			mode = ModeReconstructed
@@ -163,7 +167,7 @@ func TestMarkdownParallelRandom(t *testing.T) {
 		b := randBottle(r, 1+r.IntN(40), mode, iter%2 == 1)
 		par += checkSplits(t, fmt.Sprintf("iter %d", iter), b, locs[iter%len(locs)])
 	}
-	if par < 1000 {
+	if par < 1000*iters/300 {
 		t.Fatalf("only %d splits written in parallel", par)
 	}
 }
@@ -211,6 +215,10 @@ func TestMarkdownParallelTranscript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large transcripts")
 	}
+	splits := transcriptSplits
+	if racemode.Enabled {
+		splits = 3 // .ci/run checks all of them without the race detector
+	}
 	for _, size := range []int64{12 << 20, 32 << 20} {
 		tr, err := transcript.ReadFrom(bytes.NewReader(genTranscript(t, size)), nil)
 		if err != nil {
@@ -220,7 +228,7 @@ func TestMarkdownParallelTranscript(t *testing.T) {
 		if _, ok := markdownPar(b, time.UTC); !ok && size > 16<<20 {
 			t.Fatalf("%d bytes: not written in parallel", size)
 		}
-		checkSomeSplits(t, "generated", b, time.UTC, transcriptSplits)
+		checkSomeSplits(t, "generated", b, time.UTC, splits)
 		// Spread the turns over days: every few turns a new day starts,
 		// some at the split.
 		r := rand.New(rand.NewPCG(uint64(size), 3))
@@ -245,16 +253,16 @@ func TestMarkdownParallelTranscript(t *testing.T) {
 				tu.Time, tu.ReplyTime = time.Time{}, time.Time{}
 			}
 		}
-		checkSomeSplits(t, "days", b, time.FixedZone("Z", 5*3600+45*60), transcriptSplits)
+		checkSomeSplits(t, "days", b, time.FixedZone("Z", 5*3600+45*60), splits)
 		rec := *b
 		rec.Mode = ModeReconstructed
-		checkSomeSplits(t, "reconstructed", &rec, time.UTC, transcriptSplits)
+		checkSomeSplits(t, "reconstructed", &rec, time.UTC, splits)
 		// Budgets fold the oldest turns; compare the folded bottle too.
 		for _, budget := range []int{20000, 200000} {
 			c := *b
 			c.Turns = append([]Turn(nil), b.Turns...)
 			fitBudget(&c, time.UTC, budget, false)
-			checkSomeSplits(t, fmt.Sprintf("budget %d", budget), &c, time.UTC, transcriptSplits)
+			checkSomeSplits(t, fmt.Sprintf("budget %d", budget), &c, time.UTC, splits)
 		}
 	}
 }

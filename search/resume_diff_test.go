@@ -15,6 +15,7 @@ import (
 	"bottle/host/claudecode/transcript"
 	"bottle/host/codex"
 	"bottle/internal/measure/corpustest"
+	"bottle/internal/racemode"
 	"bottle/session"
 )
 
@@ -183,7 +184,7 @@ func growAndCompare(t *testing.T, path string, data []byte, cuts []int, g *growt
 func TestResumeDifferential(t *testing.T) {
 	// Under the race detector (and -short) fewer steps and sources: CI
 	// runs the whole test without it.
-	steps, few := 12, raceEnabled || testing.Short()
+	steps, few := 12, racemode.Enabled || testing.Short()
 	if few {
 		steps = 4
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"bottle/host/claudecode/transcript"
+	"bottle/internal/racemode"
 	"bottle/session"
 )
 
@@ -105,8 +106,8 @@ func TestStoreResume(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 1))
 	var cuts []int
 	n := 12
-	if raceEnabled {
-		n = 5 // CI runs it in full without the race detector
+	if racemode.Enabled {
+		n = 2 // CI runs it in full without the race detector
 	}
 	for range n {
 		cuts = append(cuts, r.IntN(len(full)))

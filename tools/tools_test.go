@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"bottle/internal/racemode"
 	"bottle/locate"
 	"bottle/pointer"
 )
@@ -256,6 +257,11 @@ func errText(err error, res *mcp.CallToolResult) string {
 func TestMemoryFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
+	}
+	if racemode.Enabled {
+		// The detector slows each call tenfold and its own memory is not
+		// the heap measured here; .ci/run measures without it.
+		t.Skip("a measurement of memory, made without the race detector")
 	}
 	f := newFixture(t)
 	f.addTranscript(t, "basic", basicSID, fixedNow)

@@ -16,6 +16,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"bottle/internal/racemode"
 	"bottle/session"
 )
 
@@ -169,7 +170,7 @@ func TestResumeRollout(t *testing.T) {
 	var cuts []int
 	for i, n := 0, 0; i < len(data); i++ {
 		if data[i] == '\n' {
-			if n++; !raceEnabled || n%8 == 0 {
+			if n++; !racemode.Enabled || n%8 == 0 {
 				cuts = append(cuts, i+1)
 			}
 		}

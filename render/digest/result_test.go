@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"bottle/internal/jsonscan"
+	"bottle/internal/racemode"
 )
 
 // Digests read a result handed over still JSON-escaped (Call.ResultRaw)
@@ -186,7 +187,10 @@ func TestResultRawCounts(t *testing.T) {
 func TestResultRawCorpus(t *testing.T) {
 	n := 0
 	for _, path := range corpusFiles(t) {
-		for _, cc := range loadCalls(t, path) {
+		for i, cc := range loadCalls(t, path) {
+			if racemode.Enabled && i%4 != 0 {
+				continue // a sample: .ci/run compares every call without the detector
+			}
 			sameWithRaw(t, cc.Call, cc.cwd)
 			n++
 		}

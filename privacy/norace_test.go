@@ -1,5 +1,0 @@
-//go:build !race
-
-package privacy
-
-const raceEnabled = false
