@@ -225,3 +225,24 @@ func TestSecondsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestFindEveryOffset: each shape found wherever it starts and ends
+// against the eight-byte groups the scan looks pairs up in, and in texts
+// that end inside a group.
+func TestFindEveryOffset(t *testing.T) {
+	fillers := []string{"x", " ", "ab cd", "be-gi:sk"}
+	for _, fake := range fakes {
+		for _, fill := range fillers {
+			for k := range 18 {
+				lead := strings.Repeat(fill, k)[:k]
+				for _, s := range []string{lead + " " + fake, lead + " " + fake + " " + lead, fake + lead} {
+					for _, assignments := range []bool{false, true} {
+						if got, want := Find(s, assignments), findRef(s, assignments); !slices.Equal(got, want) {
+							t.Fatalf("Find(%q, %v) = %v, the byte-by-byte scan finds %v", s, assignments, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
