@@ -159,7 +159,7 @@ func (ix *Index) transcript(ctx context.Context, src Source, m *matcher) error {
 		m.eager = !st.ok || st.size > m.streamAbove
 		defer func() { m.eager = false }()
 		if m.eager {
-			_, err := streamRecords(ctx, src.reader(), src.Transcript, src.ID, m.own, m.add)
+			_, err := streamRecords(ctx, src.reader(), src.Transcript, src.ID, m.own, m.keepSeq(), m.add)
 			return err
 		}
 		_, err := transcriptRecords(ctx, src.reader(), src.Transcript, src.ID, m.own, m.add)

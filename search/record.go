@@ -117,13 +117,14 @@ const textSeq = 1 << 29
 // transcriptRecords reads the transcript at path and hands each record of
 // session id to emit, tool calls as their results arrive, the rest after.
 func transcriptRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
-	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, nil)
+	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, nil, nil)
 }
 
 // streamRecords is transcriptRecords for a reader of records that keeps
-// none: each is good only until emit returns.
-func streamRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, emit func(Record)) (transcriptInfo, error) {
-	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, &scratch{})
+// none: each is good only until emit returns. With keep, only the records
+// whose seq it keeps are built and handed over.
+func streamRecords(ctx context.Context, read session.Reader, path, id string, own *ownRules, keep func(seq int) bool, emit func(Record)) (transcriptInfo, error) {
+	return transcriptRecordsFrom(ctx, read, path, id, own, 0, nil, emit, &scratch{}, keep)
 }
 
 // transcriptRecordsFrom is transcriptRecords of a transcript that only grew
@@ -131,7 +132,9 @@ func streamRecords(ctx context.Context, read session.Reader, path, id string, ow
 // a result are the same calls with the same results (the file's bytes up
 // to there are the same), so they are handed over marked same, without
 // their text — the work of a read is mostly the tool calls' records. With
-// sc, tool records are built in its storage (see scratch).
+// sc, tool records are built in its storage (see scratch). With keep,
+// only the records whose seq it keeps are built and handed over (the
+// others are numbered as ever).
 //
 // With from, a point an earlier read of the file handed back, the read
 // goes on from there when the reader can: it hands over the records of
@@ -141,7 +144,7 @@ func streamRecords(ctx context.Context, read session.Reader, path, id string, ow
 // from it fails with session.ErrResume.
 //
 // A read that keeps no record (sc) asks for no point.
-func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id string, own *ownRules, known int, from *resumeState, emit func(Record), sc *scratch) (transcriptInfo, error) {
+func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id string, own *ownRules, known int, from *resumeState, emit func(Record), sc *scratch, keep func(seq int) bool) (transcriptInfo, error) {
 	seq, results := 0, 0
 	var point *session.ResumePoint
 	if from != nil {
@@ -157,6 +160,9 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 					emit(Record{Session: id, ID: "t" + strconv.Itoa(i+1), Kind: KindTool, seq: i, same: true})
 					return
 				}
+			}
+			if keep != nil && !keep(i) {
+				return
 			}
 			d.Result = result()
 			emit(toolRecord(id, i, d, own, sc))
@@ -188,8 +194,10 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 	var replyTime time.Time
 	flush := func() {
 		if reply.Len() > 0 {
-			emit(newRecord(Record{Session: id, ID: "a" + strconv.Itoa(turn), Kind: KindAssistant, Time: replyTime,
-				Text: reply.String(), seq: seq}))
+			if keep == nil || keep(seq) {
+				emit(newRecord(Record{Session: id, ID: "a" + strconv.Itoa(turn), Kind: KindAssistant, Time: replyTime,
+					Text: reply.String(), seq: seq}))
+			}
 			seq++
 			reply.Reset()
 		}
@@ -199,8 +207,10 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 		if strings.TrimSpace(text) == "" {
 			return
 		}
-		emit(newRecord(Record{Session: id, ID: "u" + strconv.Itoa(turn), Kind: KindPrompt, Label: label, Time: e.Time,
-			Text: text, seq: seq}))
+		if keep == nil || keep(seq) {
+			emit(newRecord(Record{Session: id, ID: "u" + strconv.Itoa(turn), Kind: KindPrompt, Label: label, Time: e.Time,
+				Text: text, seq: seq}))
+		}
 		seq++
 	}
 	for _, span := range session.Turns(t.Events) {

@@ -120,7 +120,7 @@ func (s *Store) readTranscript(ctx context.Context, j *job) {
 	if same && j.fromState != nil {
 		if from, err := decodeResume(j.fromState); err == nil {
 			j.recs = j.recs[:0]
-			j.info, j.err = transcriptRecordsFrom(ctx, j.src.reader(), j.transcript, j.session, j.own, 0, from, add, nil)
+			j.info, j.err = transcriptRecordsFrom(ctx, j.src.reader(), j.transcript, j.session, j.own, 0, from, add, nil, nil)
 			if j.err == nil && j.info.resumed {
 				j.from = from
 				j.fp = transcriptFP(j.own.key(), j.info.results, ident)
@@ -135,7 +135,7 @@ func (s *Store) readTranscript(ctx context.Context, j *job) {
 		}
 	}
 	j.recs = j.recs[:0]
-	j.info, j.err = transcriptRecordsFrom(ctx, j.src.reader(), j.transcript, j.session, j.own, known, nil, add, nil)
+	j.info, j.err = transcriptRecordsFrom(ctx, j.src.reader(), j.transcript, j.session, j.own, known, nil, add, nil, nil)
 	j.fp = transcriptFP(j.own.key(), j.info.results, ident)
 	if s.onRead != nil && j.err == nil {
 		s.onRead(j.transcript, j.info)

@@ -57,7 +57,7 @@ func (g *growth) read(t *testing.T, path string) {
 		if g.plant != nil {
 			g.plant(from)
 		}
-		info, err := transcriptRecordsFrom(context.Background(), g.host(), path, "s", nil, 0, from, add, nil)
+		info, err := transcriptRecordsFrom(context.Background(), g.host(), path, "s", nil, 0, from, add, nil, nil)
 		switch {
 		case err == nil && info.resumed:
 			g.resumed++

@@ -261,9 +261,15 @@ func scan(ctx context.Context, ix *Index, o Options) (*Result, error) {
 	if m.overflow {
 		// Too many hits to keep: the sources are read again, the
 		// statistics known, keeping only the best offset+limit hits.
+		// When the first reading logged every hit, the best are known
+		// already (and ties with the last of them): the second reading
+		// builds only their records, from only their sources.
 		top := newMatcher(o)
 		top.top = &topHits{k: max(o.Offset, 0) + limit}
 		top.top.avg, top.top.idf = bm25Stats(m.n, m.sum, m.df)
+		if m.log != nil {
+			top.keep, top.keepSrc = m.log.best(top.top)
+		}
 		if _, err := feed(ctx, ix, o, top, dbst, wantT, wantS); err != nil {
 			return nil, err
 		}
@@ -287,10 +293,14 @@ func scan(ctx context.Context, ix *Index, o Options) (*Result, error) {
 // feed hands every record of o's sources to m; notes name the sources
 // that could not be read.
 func feed(ctx context.Context, ix *Index, o Options, m *matcher, dbst stamp, wantT, wantS bool) (notes []string, err error) {
-	for _, src := range o.Sources {
+	for i, src := range o.Sources {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if m.keep != nil && !m.keepSrc[i] {
+			continue
+		}
+		m.src = i
 		if src.Transcript != "" && wantT {
 			if err := ix.transcript(ctx, src, m); err != nil {
 				if ctx.Err() != nil {
@@ -387,10 +397,75 @@ type matcher struct {
 	overflow bool
 	// top, on a second reading, keeps only the page's hits.
 	top *topHits
+	// src is the place in the search's sources of the one being read.
+	src int
+	// log holds every hit of a first reading (nil once it held too many).
+	log *hitLog
+	// keep, on a second reading, names the only hits that can be on the
+	// page, and keepSrc their sources (nil: every hit can be).
+	keep    map[srcSeq]bool
+	keepSrc map[int]bool
+}
+
+// srcSeq names a record of a search: its source's place in the search's
+// list and its seq.
+type srcSeq struct{ src, seq int }
+
+// loggedHit is what a first reading logs of a hit: enough to score and
+// order it once the statistics are known.
+type loggedHit struct {
+	key     srcSeq
+	n       int // folded length
+	tf      int // where its term counts start in the log's tfs
+	session string
+	time    time.Time
+}
+
+// hitLog is every hit of a first reading, up to maxLogged.
+type hitLog struct {
+	hits []loggedHit
+	tfs  []int
+}
+
+// maxLogged bounds a hit log (about 100 bytes a hit): beyond it, a second
+// reading builds every record again.
+var maxLogged = 1 << 17
+
+// best are the keys of the logged hits that can be among t's best k (the
+// best k, and any that tie with the last of them on what the log knows),
+// and their sources.
+func (l *hitLog) best(t *topHits) (map[srcSeq]bool, map[int]bool) {
+	terms := len(l.tfs) / max(len(l.hits), 1)
+	hit := func(h *loggedHit) Hit {
+		return Hit{Score: bm25(t.idf, l.tfs[h.tf:h.tf+terms], h.n, t.avg), Session: h.session, Time: h.time, seq: h.key.seq}
+	}
+	sel := &topHits{k: t.k}
+	for i := range l.hits {
+		sel.offer(hit(&l.hits[i]), func() string { return "" })
+	}
+	keep, srcs := map[srcSeq]bool{}, map[int]bool{}
+	for i := range l.hits {
+		h := &l.hits[i]
+		if len(sel.h) < t.k || worse(hit(h), sel.h[0]) >= 0 {
+			keep[h.key], srcs[h.key.src] = true, true
+		}
+	}
+	return keep, srcs
+}
+
+// keepSeq is the filter of the records a reading of the current source
+// builds: nil, all of them, or on a second reading those keep names.
+func (m *matcher) keepSeq() func(seq int) bool {
+	if m.keep == nil {
+		return nil
+	}
+	src := m.src
+	return func(seq int) bool { return m.keep[srcSeq{src, seq}] }
 }
 
 func newMatcher(o Options) *matcher {
-	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms)), own: newOwnRules(o.Own), streamAbove: cmp.Or(o.streamAbove, maxCachedFile)}
+	m := &matcher{q: o.Query, df: make([]int, len(o.Query.Terms)), own: newOwnRules(o.Own), streamAbove: cmp.Or(o.streamAbove, maxCachedFile),
+		log: &hitLog{}}
 	for _, t := range o.Query.Terms {
 		m.terms = append(m.terms, newNeedle(t))
 	}
@@ -427,6 +502,9 @@ func (m *matcher) add(r Record) {
 	if m.kinds != nil && !m.kinds[r.Kind] || m.file != "" && !matchesFile(r.Paths, m.file) {
 		return
 	}
+	if m.keep != nil && !m.keep[srcSeq{m.src, r.seq}] {
+		return
+	}
 	m.n++
 	m.sum += len(r.low)
 	all := true
@@ -449,6 +527,14 @@ func (m *matcher) add(r Record) {
 	tf := make([]int, len(m.q.Terms))
 	for i, t := range m.terms {
 		tf[i] = t.count(r.low)
+	}
+	if m.log != nil && m.top == nil {
+		if len(m.log.hits) < maxLogged {
+			m.log.hits = append(m.log.hits, loggedHit{key: srcSeq{m.src, r.seq}, n: len(r.low), tf: len(m.log.tfs), session: r.Session, time: r.Time})
+			m.log.tfs = append(m.log.tfs, tf...)
+		} else {
+			m.log = nil
+		}
 	}
 	h := Hit{Session: r.Session, ID: r.ID, Kind: r.Kind, Label: r.Label, Time: r.Time, seq: r.seq}
 	if m.top != nil {

@@ -104,7 +104,7 @@ func TestScanOverflow(t *testing.T) {
 	}
 	queries := genQueries(recs, n, 5, "the", "go", "checkpoint", "observation index", "token -checkpoint", `"if err"`)
 	r := rand.New(rand.NewPCG(9, 9))
-	defer func(n int) { maxHits = n }(maxHits)
+	defer func(n, l int) { maxHits, maxLogged = n, l }(maxHits, maxLogged)
 	overflowed := 0
 	for _, qs := range queries {
 		q, err := Parse(qs)
@@ -122,22 +122,27 @@ func TestScanOverflow(t *testing.T) {
 		if want.Total > maxHits {
 			overflowed++
 		}
-		for _, ix := range []*Index{nil, {}} {
-			got, err := Search(context.Background(), ix, o)
+		// The second reading builds only the hits the first one's log
+		// ranks best, or (a log too long to keep) every record again.
+		for _, logged := range []int{1 << 17, 5} {
+			maxLogged = logged
+			for _, ix := range []*Index{nil, {}} {
+				got, err := Search(context.Background(), ix, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameResult(t, fmt.Sprintf("%q kinds %v file %q limit %d offset %d (index %v, log of %d)", qs, kinds, file, limit, offset, ix != nil, logged), got, want)
+			}
+			// Streamed, as a transcript too large to keep: each record is
+			// built in the same storage (scratch) and none is kept.
+			so := o
+			so.streamAbove = 1
+			got, err := Search(context.Background(), nil, so)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sameResult(t, fmt.Sprintf("%q kinds %v file %q limit %d offset %d (index %v)", qs, kinds, file, limit, offset, ix != nil), got, want)
+			sameResult(t, fmt.Sprintf("%q kinds %v file %q limit %d offset %d (streamed, log of %d)", qs, kinds, file, limit, offset, logged), got, want)
 		}
-		// Streamed, as a transcript too large to keep: each record is
-		// built in the same storage (scratch) and none is kept.
-		so := o
-		so.streamAbove = 1
-		got, err := Search(context.Background(), nil, so)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameResult(t, fmt.Sprintf("%q kinds %v file %q limit %d offset %d (streamed)", qs, kinds, file, limit, offset), got, want)
 	}
 	t.Logf("%d of %d queries found more hits than a scan keeps", overflowed, len(queries))
 	if overflowed < least {
