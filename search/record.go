@@ -167,9 +167,10 @@ func transcriptRecordsFrom(ctx context.Context, read session.Reader, path, id st
 			d.Result = result()
 			emit(toolRecord(id, i, d, own, sc))
 		},
-		NoDigests: true,
-		Resume:    sc == nil,
-		From:      point,
+		NoDigests:  true,
+		FewResults: keep != nil,
+		Resume:     sc == nil,
+		From:       point,
 	})
 	if err != nil {
 		return transcriptInfo{}, err

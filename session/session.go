@@ -331,6 +331,10 @@ type ReadOptions struct {
 	UntilFirstPrompt bool
 	// NoDigests leaves ToolCall.Line zero.
 	NoDigests bool
+	// FewResults says Observe asks for the text of few results (a search
+	// that knows which records it wants): a reader that decodes results
+	// ahead of time, in parallel, then decodes only those asked for.
+	FewResults bool
 	// Session, when set, is looked for among the session ids of the
 	// main-thread entries (Transcript.HasSession): a resumed session's
 	// file holds several, so the first one alone does not tell.

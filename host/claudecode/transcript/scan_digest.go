@@ -19,6 +19,7 @@ import (
 // input and working directory; otherwise it digests the call itself.
 type speculator struct {
 	on      bool
+	few     bool // measure one-string results, decode none (parser.few)
 	cwd     *atomic.Pointer[string]
 	tools   map[string]specTool // tool_use id -> its first tool_use in the chunk
 	scratch []byte              // a tool result's text, reused
@@ -41,7 +42,7 @@ type specDigest struct {
 }
 
 func (p *parser) newSpeculator() *speculator {
-	return &speculator{on: p.speculate, cwd: &p.cwd, tools: make(map[string]specTool)}
+	return &speculator{on: p.speculate, few: p.few, cwd: &p.cwd, tools: make(map[string]specTool)}
 }
 
 // reset forgets the tool calls of the previous chunk.
@@ -73,14 +74,14 @@ func (sp *speculator) results(s *lineScanner, r *lineRec) {
 			}
 		}
 		_, isStr := res.body()
-		if isStr && sp.on {
+		if isStr && (sp.on || sp.few) {
 			// Measured here, in parallel; decoded only as far as the
 			// digest reads it.
 			res.textLen, res.measured = s.StrLen(res.content.a+1, res.content.b-1), true
 		}
 		t, ok := sp.tools[res.id]
 		if !sp.on || !ok {
-			if !res.measured {
+			if !res.measured && !sp.few {
 				res.text, res.decoded = s.resultText(res.content), true
 			}
 			continue

@@ -184,6 +184,10 @@ type refs struct {
 	captured    map[int]*ToolDetail
 	observed    [][]string
 	observedTrs []*Transcript
+	// fewSeen and fewTrs are the observed reads of a search that asks for
+	// few results: without digests, with FewResults.
+	fewSeen [][]string
+	fewTrs  []*Transcript
 }
 
 // observeKeeps are the tool-name filters of the observed reads, all of
@@ -199,9 +203,10 @@ var observeKeeps = []func(string) bool{
 // observe reads data with read, observing the calls keep picks (their
 // results when all is set, else those of errors and Bash), and returns what
 // it saw.
-func observe(read func(io.Reader, *ReadOptions) (*Transcript, error), data []byte, keep func(string) bool, all bool) ([]string, *Transcript, error) {
+func observe(read func(io.Reader, *ReadOptions) (*Transcript, error), data []byte, keep func(string) bool, all, few bool) ([]string, *Transcript, error) {
 	var seen []string
 	tr, err := read(bytes.NewReader(data), &ReadOptions{
+		NoDigests: few, FewResults: few,
 		CaptureTools: keep,
 		Observe: func(i int, d *ToolDetail, result func() string) {
 			r := ""
@@ -241,11 +246,15 @@ func readRefs(t *testing.T, name string, data []byte) *refs {
 		t.Fatalf("%s: capture: reference error %v", name, err)
 	}
 	for k, keep := range observeKeeps {
-		seen, tr, err := observe(refRead, data, keep, k < 2)
+		seen, tr, err := observe(refRead, data, keep, k < 2, false)
 		if err != nil {
 			t.Fatalf("%s: observe: reference error %v", name, err)
 		}
 		r.observed, r.observedTrs = append(r.observed, seen), append(r.observedTrs, tr)
+		if seen, tr, err = observe(refRead, data, keep, false, true); err != nil {
+			t.Fatalf("%s: observe few: reference error %v", name, err)
+		}
+		r.fewSeen, r.fewTrs = append(r.fewSeen, seen), append(r.fewTrs, tr)
 	}
 	return r
 }
@@ -292,9 +301,16 @@ func compareRefs(t *testing.T, rd reader, name string, data []byte, want *refs) 
 	// calls, in the same order, with the same inputs and results (all of
 	// them, or some read on demand).
 	for k, keep := range observeKeeps {
-		gotSeen, got, gerr := observe(rd.readFrom, data, keep, k < 2)
+		gotSeen, got, gerr := observe(rd.readFrom, data, keep, k < 2, false)
 		if gerr != nil {
 			t.Fatalf("%s: observe: error %v", name, gerr)
+		}
+		fewSeen, fewTr, ferr := observe(rd.readFrom, data, keep, false, true)
+		if ferr != nil {
+			t.Fatalf("%s: observe few: error %v", name, ferr)
+		}
+		if !reflect.DeepEqual(fewTr, want.fewTrs[k]) || !slices.Equal(fewSeen, want.fewSeen[k]) {
+			t.Fatalf("%s: observed calls of a read for few results differ (-want +got):\n%s\n%s", name, cmp.Diff(want.fewTrs[k], fewTr, lineCmp), cmp.Diff(want.fewSeen[k], fewSeen, lineCmp))
 		}
 		if !reflect.DeepEqual(got, want.observedTrs[k]) || !slices.Equal(gotSeen, want.observed[k]) {
 			t.Fatalf("%s: observed calls differ (-want +got):\n%s\n%s", name, cmp.Diff(want.observedTrs[k], got, lineCmp), cmp.Diff(want.observed[k], gotSeen, lineCmp))

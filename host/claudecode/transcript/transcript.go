@@ -154,6 +154,7 @@ func (rd reader) read(r io.Reader, o *ReadOptions, from *pointState) (*Transcrip
 	// workers may work them out; a captured call's result is decoded in
 	// file order all the same.
 	p.speculate = p.digests
+	p.few = o.FewResults && !p.digests
 	if size := sizeHint(r); size > 0 && !firstPrompt && from == nil {
 		p.presize(size)
 	}
@@ -693,7 +694,10 @@ func (pl *pipeline) fail(pc *panics.Catcher) {
 // parser applies scanned records in file order.
 type parser struct {
 	t       *Transcript
-	digests bool   // work out ToolCall.Line
+	digests bool // work out ToolCall.Line
+	// few: results are measured while scanning, and decoded only when
+	// Observe asks (ReadOptions.FewResults; no digests).
+	few     bool
 	session string // ReadOptions.Session
 	seen    map[[16]byte]struct{}
 	msgs    map[string]int // assistant message.id -> index of its event
@@ -1084,6 +1088,11 @@ func (p *parser) result(r *toolResult, ts time.Time) {
 		p.t.ToolBytes += r.textLen
 		tc.HasResult, tc.IsError = true, r.isError
 		tc.Line = digestRaw(&p.call, tc.Name, pc.input, jsonscan.StringOf(body), r.persisted, r.isError, p.t.Cwd)
+		return
+	}
+	if !r.decoded && r.measured && p.few {
+		p.t.ToolBytes += r.textLen
+		tc.HasResult, tc.IsError = true, r.isError
 		return
 	}
 	if !r.decoded {
