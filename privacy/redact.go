@@ -182,19 +182,22 @@ func nextShape(s string, i int) (Match, bool) {
 
 // pairs marks, by its two bytes (the first in the low byte), each opening
 // of a shape: a letter with a byte seconds allows after it, "--" and ":/".
-// Built on first use: a process that never redacts (the PreToolUse hook)
-// never makes its 64 kB.
+// The table is zero memory until its few openings are set on first use:
+// a process touches only the pages it looks up, and one that never
+// redacts (the PreToolUse hook) none.
 var pairs = sync.OnceValue(func() *[1 << 16]uint8 {
-	var t [1 << 16]uint8
-	for a := range 256 {
+	for _, a := range []byte("AgsrxneBb") {
 		for b := range 256 {
-			if seconds[a][b] && isAlpha(byte(a)) || a == '-' && b == '-' || a == ':' && b == '/' {
-				t[a|b<<8] = 1
+			if seconds[a][b] {
+				pairTable[int(a)|b<<8] = 1
 			}
 		}
 	}
-	return &t
+	pairTable['-'|'-'<<8], pairTable[':'|'/'<<8] = 1, 1
+	return &pairTable
 })
+
+var pairTable [1 << 16]uint8
 
 // nextAssignment is next with assignments. A shape that opens with a
 // letter needs a word boundary before it, so the loop looks at the first

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc64"
 	"io"
 	"os"
 	"slices"
@@ -73,8 +72,6 @@ func sameFile(fp, own, path string) (int, bool) {
 // identHead is how many of a transcript's first bytes its identity hashes.
 const identHead = 4096
 
-var crcTable = crc64.MakeTable(crc64.ECMA)
-
 // fileIdent identifies the file at path: its device and inode, and a hash
 // of its first head bytes (head < 0: the first identHead bytes, or all of
 // a shorter file). A file replaced by another, or rewritten from its
@@ -97,7 +94,7 @@ func fileIdent(path string, head int64) (string, error) {
 		return "", err
 	}
 	dev, ino := fileID(fi)
-	return fmt.Sprintf("%d.%d.%d.%x", dev, ino, head, crc64.Checksum(buf, crcTable)), nil
+	return fmt.Sprintf("%d.%d.%d.%x", dev, ino, head, session.Sum(buf)), nil
 }
 
 // readTranscript reads a job's transcript. A file that only grew since

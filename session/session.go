@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"hash/crc64"
 	"io"
+	"sync"
 	"time"
 
 	"bottle/render/digest"
@@ -225,7 +226,14 @@ var ErrResume = errors.New("the read cannot resume at the point given")
 // made the point (the file grew; it was not rewritten up to there).
 const PointHead = 4096
 
-var pointTable = crc64.MakeTable(crc64.ECMA)
+// sumTable is made on first use: most processes check no point, and
+// making it at start cost every hook about 0.1 ms.
+var sumTable = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
+
+// Sum is the hash PointSum takes of the bytes before a point (CRC-64),
+// for other checks of a file's bytes: an index telling a file from
+// another by its first bytes.
+func Sum(b []byte) uint64 { return crc64.Checksum(b, sumTable()) }
 
 // PointSum is the check of the PointHead bytes of r before off (all of
 // them when off is smaller): what a host's reader keeps in a point it
@@ -238,7 +246,7 @@ func PointSum(r io.ReaderAt, off int64) (uint64, error) {
 	if _, err := r.ReadAt(buf, off-int64(len(buf))); err != nil {
 		return 0, fmt.Errorf("check the bytes before offset %d: %w", off, err)
 	}
-	return crc64.Checksum(buf, pointTable), nil
+	return Sum(buf), nil
 }
 
 // ToolDetail is one tool call in full, kept only when [ReadOptions.Capture]

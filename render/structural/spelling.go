@@ -400,21 +400,41 @@ var plainASCII = func() (t [256]bool) {
 
 // thirdBy indexes, by first byte and third byte (lower case), the lists
 // in byThird of the openings that start so (0: none; an opening of two
-// bytes or fewer is in the list of every third byte).
+// bytes or fewer is in the list of every third byte, and the third bytes
+// no longer opening has share the list of the short ones). The table is
+// zero memory but for the rows of the first bytes openings have.
 var thirdBy, byThird = func() (t *[256][256]uint8, lists [][]string) {
-	t = new([256][256]uint8)
+	t = &thirdByTable
 	for c, fs := range structuralBy {
+		var short []string
+		var third [256]bool
+		for _, f := range fs {
+			if len(f) < 3 {
+				short = append(short, f)
+			} else {
+				third[lowerASCII(f[2])] = true
+			}
+		}
+		shortAt := 0
+		if short != nil {
+			lists = append(lists, short)
+			shortAt = len(lists)
+		}
 		for b := range 256 {
+			if !third[b] {
+				if shortAt > 0 {
+					t[c][b] = uint8(shortAt)
+				}
+				continue
+			}
 			var l []string
 			for _, f := range fs {
 				if len(f) < 3 || lowerASCII(f[2]) == byte(b) {
 					l = append(l, f)
 				}
 			}
-			if l != nil {
-				lists = append(lists, l)
-				t[c][b] = uint8(len(lists))
-			}
+			lists = append(lists, l)
+			t[c][b] = uint8(len(lists))
 		}
 	}
 	if len(lists) > 255 {
@@ -422,6 +442,8 @@ var thirdBy, byThird = func() (t *[256][256]uint8, lists [][]string) {
 	}
 	return t, lists
 }()
+
+var thirdByTable [256][256]uint8
 
 func lowerASCII(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
