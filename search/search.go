@@ -427,9 +427,10 @@ type hitLog struct {
 	tfs  []int
 }
 
-// maxLogged bounds a hit log (about 100 bytes a hit): beyond it, a second
-// reading builds every record again.
-var maxLogged = 1 << 17
+// maxLogged bounds a hit log (about 80 bytes a hit, 5 MB in all, under
+// the server's 64 MB): beyond it, a second reading builds every record
+// again.
+var maxLogged = 1 << 16
 
 // best are the keys of the logged hits that can be among t's best k (the
 // best k, and any that tie with the last of them on what the log knows),

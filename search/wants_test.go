@@ -105,6 +105,7 @@ func TestScanOverflow(t *testing.T) {
 	queries := genQueries(recs, n, 5, "the", "go", "checkpoint", "observation index", "token -checkpoint", `"if err"`)
 	r := rand.New(rand.NewPCG(9, 9))
 	defer func(n, l int) { maxHits, maxLogged = n, l }(maxHits, maxLogged)
+	logs := []int{maxLogged, 5}
 	overflowed := 0
 	for _, qs := range queries {
 		q, err := Parse(qs)
@@ -124,7 +125,7 @@ func TestScanOverflow(t *testing.T) {
 		}
 		// The second reading builds only the hits the first one's log
 		// ranks best, or (a log too long to keep) every record again.
-		for _, logged := range []int{1 << 17, 5} {
+		for _, logged := range logs {
 			maxLogged = logged
 			for _, ix := range []*Index{nil, {}} {
 				got, err := Search(context.Background(), ix, o)
