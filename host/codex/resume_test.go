@@ -49,19 +49,10 @@ func FuzzRolloutPoint(f *testing.F) {
 	})
 }
 
-// waitingAcross is a call that waits across a prompt, then a turn in
-// another folder: what a point must carry beside its counters.
-const waitingAcross = `{"timestamp": "2026-11-21T10:00:00.000Z", "type": "turn_context", "payload": {"cwd": "/home/dev/shop", "model": "m"}}
-{"timestamp": "2026-11-21T10:00:01.000Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Start the long build"}]}}
-{"timestamp": "2026-11-21T10:00:02.000Z", "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\":\"make all\"}", "call_id": "call_wait"}}
-{"timestamp": "2026-11-21T10:00:03.000Z", "type": "turn_context", "payload": {"cwd": "/home/dev/shop/web", "model": "m"}}
-{"timestamp": "2026-11-21T10:00:04.000Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Meanwhile, look at the web folder"}]}}
-{"timestamp": "2026-11-21T10:00:05.000Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "call_wait", "output": "Process exited with code 2\nbuild failed"}}
-{"timestamp": "2026-11-21T10:00:06.000Z", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "The build failed; the web folder holds the app."}]}}
-`
-
 // rolloutsInOne are the plain rollouts under testdata in one, the one of
-// event messages only first, then a call waiting across a prompt.
+// event messages only first (waiting_across.jsonl is a call that waits
+// across a prompt, then a turn in another folder: what a point must carry
+// beside its counters).
 func rolloutsInOne(t *testing.T) []byte {
 	t.Helper()
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
@@ -82,7 +73,7 @@ func rolloutsInOne(t *testing.T) []byte {
 		}
 		all = append(all, data...)
 	}
-	return append(all, waitingAcross...)
+	return all
 }
 
 // observedRead reads the rollout at path with o, every call observed: the
