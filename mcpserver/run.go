@@ -118,7 +118,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// them: it keeps the listing, told of changes by the system.
 	listing := locate.NewWatch(env)
 	defer listing.Close()
-	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes, Listing: listing}, Store: store, Host: host}, version.String())
+	s := tools.NewServer(tools.Deps{Env: env, Cwd: cwd, Now: time.Now, DB: dbs, Index: &search.Index{MaxBytes: indexBytes, Listing: listing}, Store: store, Renders: &tools.Renders{}, Host: host}, version.String())
 	stdio := server.NewStdioServer(s)
 	// mcp-go's default error logger writes to os.Stderr.
 	stdio.SetErrorLogger(logger)

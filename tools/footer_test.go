@@ -22,7 +22,7 @@ func TestFootersEscaped(t *testing.T) {
 		{lines: 9, first: 2, last: 4, next: 5},
 		{lines: 9, first: 2, last: 2, startChar: 300, next: 2, nextChar: 600},
 	} {
-		for _, status := range []string{"", "rendered now", "older than its sources; read from offset 0 to re-render"} {
+		for _, status := range []string{"", statusRendered, statusReRendered, statusOlder} {
 			footers = append(footers, p.footer("/b/x.md", s, status))
 		}
 	}

@@ -48,7 +48,7 @@ func newFixture(t testing.TB) *fixture {
 	if err := os.MkdirAll(f.projDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	f.deps = Deps{Env: env, Cwd: f.cwd, Now: func() time.Time { return fixedNow }, Location: time.UTC}
+	f.deps = Deps{Env: env, Cwd: f.cwd, Now: func() time.Time { return fixedNow }, Location: time.UTC, Renders: &Renders{}}
 	return f
 }
 

@@ -38,7 +38,7 @@ offset counts lines from 0: offset 0 is the first line, offset 412 starts at lin
 
 Each footer names the bottle's version in the next call's arguments: pass it back. When the bottle was re-rendered in between (its lines may have moved), the page says so and where the new render's turns start.
 
-The first page (offset 0) renders the bottle first when it is missing or older than its transcript or claude-mem's database, so it is current. Later pages are read from the same file without re-rendering, so their offsets stay valid; start again at offset 0 for a fresh render.
+The first page (offset 0) renders the bottle first when it is missing or older than its transcript or claude-mem's database, so it is current; an existing file is left as it is until the turn ends (the hooks rewrite it between turns), so reading it beside this call is never disturbed. Later pages continue the render of the first without rendering again, so their offsets stay valid; start again at offset 0 for a fresh render.
 
 Use it when the bottle is too long for one Read; otherwise the Read tool on the bottle's path does the same. Several sessions can run in one project: pass the session_id you were given.
 
@@ -111,6 +111,13 @@ func ReadBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 	}
 }
 
+// What a page's footer says of how current the bottle is.
+const (
+	statusRendered   = "rendered now"
+	statusReRendered = "re-rendered now: its sources had changed (these pages are that render; the file is rewritten between turns)"
+	statusOlder      = "older than its sources; read from offset 0 to re-render"
+)
+
 // readBottle renders the bottle of s when needed and returns one page of
 // it; version is the one the previous page's footer named ("" for none).
 func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, maxChars int, version string) *mcp.CallToolResult {
@@ -127,29 +134,41 @@ func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, max
 		return mcp.NewToolResultError(fmt.Sprintf("Refusing to read %s: not a regular file. "+
 			"Call render_bottle to write the bottle of session %s again.", path, s.id))
 	}
-	var status string
+	var (
+		status string
+		data   []byte
+	)
 	first := offset == 0 && charOffset == 0
+	if !first {
+		// A later page continues the render its first page was cut from.
+		data = d.Renders.get(s.id, version)
+	}
 	switch {
+	case data != nil:
 	case missing:
-		status = "rendered now"
-	case d.sourcesNewer(fi.ModTime(), s.transcript):
-		if first {
-			status = "re-rendered now: its sources had changed"
-		} else {
-			status = "older than its sources; read from offset 0 to re-render"
-		}
-	}
-	if missing || (status != "" && first) {
+		// A new file disturbs no read of an old one.
 		if _, _, bad := d.renderAndWrite(ctx, s, 0, false); bad != nil {
-			if missing {
-				return bad
-			}
-			status = "could not re-render (" + oneLine(resultText(bad)) + "); showing the previous bottle"
+			return bad
 		}
+		status = statusRendered
+	case !d.sourcesNewer(fi.ModTime(), s.transcript):
+	case !first:
+		status = statusOlder
+	default:
+		// Rendered, not written: see [Renders].
+		res, bad := d.render(ctx, s, 0, false)
+		if bad != nil {
+			status = "could not re-render (" + oneLine(resultText(bad)) + "); showing the previous bottle"
+			break
+		}
+		data = res.Markdown
+		d.Renders.keep(s.id, bottleVersion(data), data)
+		status = statusReRendered
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return mcp.NewToolResultError(fmt.Sprintf("Cannot read the bottle of session %s: %v.", s, err))
+	if data == nil {
+		if data, err = os.ReadFile(path); err != nil {
+			return mcp.NewToolResultError(fmt.Sprintf("Cannot read the bottle of session %s: %v.", s, err))
+		}
 	}
 	cur := bottleVersion(data)
 	changed := ""

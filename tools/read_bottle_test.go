@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -56,11 +55,12 @@ func TestReadBottleFreshness(t *testing.T) {
 		t.Errorf("later page of a stale bottle: %q / %q", body, footer)
 	}
 	got = wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": basicSID}))
-	if _, footer := splitPage(t, got); !strings.Contains(footer, "re-rendered now") {
-		t.Errorf("stale first page not re-rendered: %q", footer)
+	if body, footer := splitPage(t, got); !strings.Contains(footer, "re-rendered now") || strings.Contains(body, "hand-made") {
+		t.Errorf("stale first page not re-rendered: %q / %q", body, footer)
 	}
-	if data, _ := os.ReadFile(path); bytes.Contains(data, []byte("hand-made")) {
-		t.Error("bottle file not re-rendered")
+	// The file stays for the hooks to rewrite (TestReadBottleLeavesTheFile).
+	if data, _ := os.ReadFile(path); string(data) != stamp {
+		t.Errorf("the first page replaced the bottle file: %q", data)
 	}
 
 	// claude-mem's database (or its WAL) newer than the bottle re-renders too.
@@ -75,6 +75,84 @@ func TestReadBottleFreshness(t *testing.T) {
 			t.Errorf("%s newer than the bottle: not re-rendered: %q", db, footer)
 		}
 		os.Remove(db)
+	}
+}
+
+// TestReadBottleLeavesTheFile: the first page of a bottle older than its
+// sources pages a fresh render and leaves the file alone, as the host may be
+// reading it for a call made beside read_bottle (Claude Code refuses a file
+// that was renamed over between its open and its check of what it opened);
+// the pages after it continue that render, even when a hook rewrites the
+// file in between.
+func TestReadBottleLeavesTheFile(t *testing.T) {
+	f := newFixture(t)
+	const sid = "leaves-the-file-1"
+	f.writeTranscript(t, sid, longSession(t, sid, 20), fixedNow)
+	c := newClient(t, f.deps)
+	wantOK(t, call(t, c, "render_bottle", map[string]any{"session_id": sid}))
+	path := f.bottlePath(sid)
+	old, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The session goes on: the transcript is newer than the bottle.
+	f.writeTranscript(t, sid, longSession(t, sid, 24), time.Now().Add(time.Minute))
+	held, err := os.Open(path) // as the host's Read holds it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	opened, err := held.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var pages strings.Builder
+	args := map[string]any{"session_id": sid, "max_chars": 3000}
+	for n := 0; ; n++ {
+		body, footer := splitPage(t, wantOK(t, call(t, c, "read_bottle", args)))
+		if n == 0 {
+			wantContains(t, footer, "re-rendered now")
+			if now, err := os.Stat(path); err != nil || !os.SameFile(opened, now) {
+				t.Fatalf("read_bottle replaced the bottle file a reader holds open (%v)", err)
+			}
+			if data, _ := os.ReadFile(path); string(data) != string(old) {
+				t.Fatal("read_bottle rewrote the bottle file")
+			}
+			// The Stop hook writes another render while the model pages.
+			if err := os.WriteFile(path, []byte("# Session bottle — "+sid+"\nthe hook's render\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else if strings.Contains(footer, "rendered") || strings.Contains(body, "re-rendered since") {
+			t.Fatalf("page %d does not continue the first page's render: %.80q / %q", n, body, footer)
+		}
+		pages.WriteString(strings.TrimPrefix(body, continued))
+		if strings.HasSuffix(footer, "end of bottle]") {
+			break
+		}
+		i := strings.Index(footer, "next read_bottle ")
+		if i < 0 || n > 1000 {
+			t.Fatalf("footer names no next page: %q", footer)
+		}
+		args = map[string]any{}
+		if err := jsonUnmarshal(strings.TrimSuffix(footer[i+len("next read_bottle "):], "]"), &args); err != nil {
+			t.Fatal(err)
+		}
+		args["max_chars"] = 3000
+	}
+
+	// The pages are the render of the grown session, the one render_bottle
+	// writes now (the clock is fixed).
+	wantOK(t, call(t, c, "render_bottle", map[string]any{"session_id": sid}))
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pages.String(); got != string(want) {
+		t.Errorf("pages (%d bytes) differ from the render of the grown session (%d bytes)", len(got), len(want))
+	}
+	if !strings.Contains(string(want), "PROMPT-23") || strings.Contains(string(old), "PROMPT-23") {
+		t.Fatalf("precondition: the grown session's last prompt is in the new render only")
 	}
 }
 

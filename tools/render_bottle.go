@@ -25,7 +25,7 @@ const renderBottleDesc = `Renders the bottle of a Claude Code session and writes
 
 A bottle is the session as one markdown file: user and assistant messages verbatim, each tool activity as one line tagged [#id] (expand it with expand_observation). Call this when the bottle you were pointed at looks stale (the last few minutes missing), or to change its budget.
 
-Returns the bottle's path, its mode (full; or reconstructed, from claude-mem alone, when the transcript is gone), how many turns, observations, tool digests and folded turns it holds, its size in bytes, its estimated tokens (bytes ÷ 3) and which session it used. Read the file with the Read tool, or page it with read_bottle.
+Returns the bottle's path, its mode (full; or reconstructed, from claude-mem alone, when the transcript is gone), how many turns, observations, tool digests and folded turns it holds, its size in bytes, its estimated tokens (bytes ÷ 3) and which session it used. Read the file with the Read tool once this call has returned (a Read made in the same reply may find the file replaced under it), or page it with read_bottle.
 
 Several sessions can run in one project: pass the session_id you were given rather than relying on the current session.
 
@@ -91,25 +91,9 @@ func RenderBottle(d Deps) (mcp.Tool, server.ToolHandlerFunc) {
 // renderAndWrite renders session s and writes its bottle. A non-nil result
 // is the tool error to return.
 func (d Deps) renderAndWrite(ctx context.Context, s session, budget int, everything bool) (*render.Result, string, *mcp.CallToolResult) {
-	src, err := locate.Find(d.Env, s.id, s.transcript, "")
-	if err != nil {
-		return nil, "", d.renderError(ctx, s, err)
-	}
-	res, err := render.Render(ctx, render.Options{
-		SessionID:      s.id,
-		TranscriptPath: src.Transcript,
-		Reader:         locate.ReaderFor(src.Transcript),
-		TranscriptErr:  src.TranscriptErr,
-		DBPath:         src.DB,
-		BudgetTokens:   budget,
-		NoBudget:       everything,
-		Now:            d.now(),
-		Location:       d.loc(),
-		// Junk in the projects folder is no session, as for hookbin render.
-		RequireEntries: true,
-	})
-	if err != nil {
-		return nil, "", d.renderError(ctx, s, err)
+	res, bad := d.render(ctx, s, budget, everything)
+	if bad != nil {
+		return nil, "", bad
 	}
 	dir := d.Env.BottlesDir()
 	if !filepath.IsAbs(dir) {
@@ -126,6 +110,32 @@ func (d Deps) renderAndWrite(ctx context.Context, s session, budget int, everyth
 				"The bottles folder must be writable (set BOTTLE_DIR to move it).", res.SessionID, err))
 	}
 	return res, path, nil
+}
+
+// render renders session s at budget (everything: no budget). A non-nil
+// result is the tool error to return.
+func (d Deps) render(ctx context.Context, s session, budget int, everything bool) (*render.Result, *mcp.CallToolResult) {
+	src, err := locate.Find(d.Env, s.id, s.transcript, "")
+	if err != nil {
+		return nil, d.renderError(ctx, s, err)
+	}
+	res, err := render.Render(ctx, render.Options{
+		SessionID:      s.id,
+		TranscriptPath: src.Transcript,
+		Reader:         locate.ReaderFor(src.Transcript),
+		TranscriptErr:  src.TranscriptErr,
+		DBPath:         src.DB,
+		BudgetTokens:   budget,
+		NoBudget:       everything,
+		Now:            d.now(),
+		Location:       d.loc(),
+		// Junk in the projects folder is no session, as for hookbin render.
+		RequireEntries: true,
+	})
+	if err != nil {
+		return nil, d.renderError(ctx, s, err)
+	}
+	return res, nil
 }
 
 // renderError explains a failed render.

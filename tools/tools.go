@@ -60,6 +60,10 @@ type Deps struct {
 	// Index, when set, keeps search records between calls
 	// (search_history, list_sessions); nil reads the sources per call.
 	Index *search.Index
+	// Renders, when set, keeps the bottles read_bottle rendered without
+	// writing them, so that later pages continue the same render (nil:
+	// later pages are read from the file).
+	Renders *Renders
 	// Store, when set, is the persistent search index search_history
 	// answers from (nil: it scans the sources).
 	Store *search.Store

@@ -36,7 +36,8 @@ func hostPhrases(h pointer.Host) []string {
 		"Session id, a UUID: a " + h.Name + " thread id (the pointer names it) or a Claude Code session id. " +
 			"Pass it: omitted, it means the most recently modified " + h.Name + " thread of the server's folder (else Claude Code's newest transcript), which may not be this session.",
 		"Renders the bottle of a Claude Code session and", "Renders the bottle of a session (" + h.Name + "'s or Claude Code's) and",
-		"Read the file with the Read tool, or page it with read_bottle.", "Page it with read_bottle, or read the file with " + h.ReadWith + ".",
+		"Read the file with the Read tool once this call has returned (a Read made in the same reply may find the file replaced under it), or page it with read_bottle.",
+		"Page it with read_bottle, or read the file with " + h.ReadWith + ".",
 		"a .jsonl file inside Claude Code's projects folder (~/.claude/projects/ or $CLAUDE_CONFIG_DIR/projects/), " +
 			"absolute or relative to it. Paths resolving outside that folder are refused.",
 		"a " + h.Name + " rollout (absolute, inside its home folder) or a Claude Code transcript (a .jsonl file inside " +
