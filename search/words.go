@@ -163,7 +163,7 @@ func (wb *wordBatch) mergeSeg(ws *wordSeg, first int32, post func(chunk int) ([]
 }
 
 // eachPosting calls f with each record (ordinal) of a token's list and the
-// token's count in it; the ordinals must be below n.
+// token's count in it; the ordinals must rise and stay below n.
 func eachPosting(list []byte, n int, f func(ord int32, count uint64)) error {
 	ord := int64(-1)
 	for len(list) > 0 {
@@ -176,7 +176,8 @@ func eachPosting(list []byte, n int, f func(ord int32, count uint64)) error {
 			return errGramRow
 		}
 		list = list[w+w2:]
-		if d > uint64(n) {
+		// Ordinals rise: a delta is at least 1 (the first from -1).
+		if d == 0 || d > uint64(n) {
 			return errGramRow
 		}
 		ord += int64(d)
