@@ -162,7 +162,6 @@ func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, max
 			break
 		}
 		data = res.Markdown
-		d.Renders.keep(s.id, bottleVersion(data), data)
 		status = statusReRendered
 	}
 	if data == nil {
@@ -171,6 +170,9 @@ func (d Deps) readBottle(ctx context.Context, s session, offset, charOffset, max
 		}
 	}
 	cur := bottleVersion(data)
+	if status == statusReRendered {
+		d.Renders.keep(s.id, cur, data)
+	}
 	changed := ""
 	if version != "" && version != cur {
 		changed = changedNotice(data, version, cur, offset)

@@ -86,18 +86,10 @@ func TestReadBottleReRendered(t *testing.T) {
 
 	next := func(footer string) map[string]any {
 		t.Helper()
-		i := strings.Index(footer, "next read_bottle ")
-		if i < 0 {
-			t.Fatalf("footer names no next page: %q", footer)
-		}
-		args := map[string]any{}
-		if err := jsonUnmarshal(strings.TrimSuffix(footer[i+len("next read_bottle "):], "]"), &args); err != nil {
-			t.Fatal(err)
-		}
+		args := nextArgs(t, footer, 400)
 		if args["version"] == nil {
 			t.Fatalf("footer names no version: %q", footer)
 		}
-		args["max_chars"] = 400
 		return args
 	}
 	_, footer := splitPage(t, wantOK(t, call(t, c, "read_bottle", map[string]any{"session_id": id, "max_chars": 400})))

@@ -130,15 +130,10 @@ func TestReadBottleLeavesTheFile(t *testing.T) {
 		if strings.HasSuffix(footer, "end of bottle]") {
 			break
 		}
-		i := strings.Index(footer, "next read_bottle ")
-		if i < 0 || n > 1000 {
-			t.Fatalf("footer names no next page: %q", footer)
+		if n > 1000 {
+			t.Fatal("paging does not end")
 		}
-		args = map[string]any{}
-		if err := jsonUnmarshal(strings.TrimSuffix(footer[i+len("next read_bottle "):], "]"), &args); err != nil {
-			t.Fatal(err)
-		}
-		args["max_chars"] = 3000
+		args = nextArgs(t, footer, 3000)
 	}
 
 	// The pages are the render of the grown session, the one render_bottle
@@ -209,22 +204,30 @@ func readAll(t testing.TB, c *client.Client, id string, maxChars int) []string {
 		if strings.HasSuffix(footer, "end of bottle]") {
 			return pages
 		}
-		i := strings.Index(footer, "next read_bottle ")
-		if i < 0 {
-			t.Fatalf("footer names no next page: %q", footer)
-		}
-		next := map[string]any{}
-		if err := jsonUnmarshal(strings.TrimSuffix(footer[i+len("next read_bottle "):], "]"), &next); err != nil {
-			t.Fatalf("footer args: %v (%q)", err, footer)
-		}
+		next := nextArgs(t, footer, maxChars)
 		if next["session_id"] != id {
 			t.Fatalf("footer names session %v, want %s", next["session_id"], id)
 		}
-		next["max_chars"] = maxChars
 		args = next
 	}
 	t.Fatal("paging does not end")
 	return nil
+}
+
+// nextArgs are the read_bottle arguments footer names for the next page,
+// with max_chars.
+func nextArgs(t testing.TB, footer string, maxChars int) map[string]any {
+	t.Helper()
+	i := strings.Index(footer, "next read_bottle ")
+	if i < 0 {
+		t.Fatalf("footer names no next page: %q", footer)
+	}
+	args := map[string]any{}
+	if err := jsonUnmarshal(strings.TrimSuffix(footer[i+len("next read_bottle "):], "]"), &args); err != nil {
+		t.Fatalf("footer args: %v (%q)", err, footer)
+	}
+	args["max_chars"] = maxChars
+	return args
 }
 
 // paged is a bottle with short, empty, multi-byte and over-long lines, and

@@ -1,6 +1,9 @@
 package tools
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Renders keeps the bottles read_bottle rendered but did not write, so
 // that the pages after the first continue the render the first was cut
@@ -37,16 +40,8 @@ func (r *Renders) keep(id, version string, data []byte) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for i, k := range r.kept {
-		if k.id == id && k.version == version {
-			r.kept = append(r.kept[:i], r.kept[i+1:]...)
-			break
-		}
-	}
-	if len(r.kept) == keptRenders {
-		r.kept = r.kept[:keptRenders-1]
-	}
-	r.kept = append([]keptRender{{id, version, data}}, r.kept...)
+	r.kept = slices.DeleteFunc(r.kept, func(k keptRender) bool { return k.id == id && k.version == version })
+	r.kept = slices.Insert(r.kept[:min(len(r.kept), keptRenders-1)], 0, keptRender{id, version, data})
 }
 
 // get returns the kept render of session id named version, or nil.
